@@ -1,0 +1,26 @@
+//! The rules of Othello on bitboards: squares, moves, positions, move generation, board sizes and
+//! perft.
+//!
+//! ```
+//! use magpie::board::{Position, Move};
+//!
+//! let start = Position::initial();
+//! assert_eq!(start.legal_moves().len(), 4);
+//! let next = start.try_play("f5".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(next.disc_counts(), (4, 1));
+//! ```
+
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod size;
+pub mod square;
+
+pub use bitboard::Bitboard;
+pub use game::Game;
+pub use perft::{Convention, perft, perft_divide};
+pub use position::{IllegalMove, IllegalReason, Position, PositionError};
+pub use size::BoardSize;
+pub use square::{Color, Move, ParseMoveError, ParseSquareError, Square};

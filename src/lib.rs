@@ -1,0 +1,12 @@
+//! Magpie: an Othello (Reversi) engine.
+//!
+//! The library holds all the logic; the `magpie` binary is a thin command-line front end over it.
+//!
+//! Module map:
+//! - [`board`]: squares, bitboards, positions, move generation and flips, board sizes, perft;
+//! - [`formats`]: text forms of positions, moves, OBF test-suite lines and ASCII boards.
+
+pub mod board;
+pub mod cli;
+pub mod formats;
+pub mod tools;

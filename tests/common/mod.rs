@@ -1,0 +1,168 @@
+//! Helpers shared by the integration tests: a slow, obviously correct array-based Othello board
+//! that the bitboard code is checked against, and a tiny seeded random generator.
+
+#![allow(dead_code)]
+
+/// A cell of the reference board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cell {
+    Empty,
+    Black,
+    White,
+}
+
+/// The reference board: an n x n array of cells, row 0 at the top, and the side to move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RefBoard {
+    pub n: usize,
+    pub cells: Vec<Vec<Cell>>,
+    pub to_move: Cell,
+}
+
+const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+impl RefBoard {
+    /// The standard start: the two centre squares on the main diagonal white, the others black.
+    pub fn start(n: usize) -> RefBoard {
+        let mut cells = vec![vec![Cell::Empty; n]; n];
+        let c = n / 2 - 1;
+        cells[c][c] = Cell::White;
+        cells[c + 1][c + 1] = Cell::White;
+        cells[c][c + 1] = Cell::Black;
+        cells[c + 1][c] = Cell::Black;
+        RefBoard { n, cells, to_move: Cell::Black }
+    }
+
+    pub fn other(c: Cell) -> Cell {
+        match c {
+            Cell::Black => Cell::White,
+            Cell::White => Cell::Black,
+            Cell::Empty => Cell::Empty,
+        }
+    }
+
+    /// The squares (row, col) that `mover` would flip by playing at (row, col).
+    pub fn flips_for(&self, row: usize, col: usize, mover: Cell) -> Vec<(usize, usize)> {
+        if self.cells[row][col] != Cell::Empty {
+            return Vec::new();
+        }
+        let n = self.n as i32;
+        let mut all = Vec::new();
+        for (dr, dc) in DIRECTIONS {
+            let mut run = Vec::new();
+            let (mut r, mut c) = (row as i32 + dr, col as i32 + dc);
+            while r >= 0 && r < n && c >= 0 && c < n {
+                let cell = self.cells[r as usize][c as usize];
+                if cell == RefBoard::other(mover) {
+                    run.push((r as usize, c as usize));
+                } else {
+                    if cell == mover {
+                        all.extend(run);
+                    }
+                    break;
+                }
+                r += dr;
+                c += dc;
+            }
+        }
+        all.sort();
+        all
+    }
+
+    /// Legal moves of `mover`, as (row, col), row by row.
+    pub fn moves_for(&self, mover: Cell) -> Vec<(usize, usize)> {
+        let mut moves = Vec::new();
+        for row in 0..self.n {
+            for col in 0..self.n {
+                if !self.flips_for(row, col, mover).is_empty() {
+                    moves.push((row, col));
+                }
+            }
+        }
+        moves
+    }
+
+    pub fn moves(&self) -> Vec<(usize, usize)> {
+        self.moves_for(self.to_move)
+    }
+
+    pub fn must_pass(&self) -> bool {
+        self.moves().is_empty() && !self.moves_for(RefBoard::other(self.to_move)).is_empty()
+    }
+
+    pub fn game_over(&self) -> bool {
+        self.moves().is_empty() && self.moves_for(RefBoard::other(self.to_move)).is_empty()
+    }
+
+    pub fn play(&mut self, row: usize, col: usize) {
+        let flips = self.flips_for(row, col, self.to_move);
+        assert!(!flips.is_empty(), "reference: illegal move");
+        for (r, c) in flips {
+            self.cells[r][c] = self.to_move;
+        }
+        self.cells[row][col] = self.to_move;
+        self.to_move = RefBoard::other(self.to_move);
+    }
+
+    pub fn pass(&mut self) {
+        self.to_move = RefBoard::other(self.to_move);
+    }
+
+    pub fn count(&self, who: Cell) -> i32 {
+        self.cells.iter().flatten().filter(|c| **c == who).count() as i32
+    }
+
+    /// Final score for the side to move: disc difference, empties to the winner.
+    pub fn final_score(&self) -> i32 {
+        let me = self.count(self.to_move);
+        let them = self.count(RefBoard::other(self.to_move));
+        let empties = self.count(Cell::Empty);
+        if me > them {
+            me - them + empties
+        } else if me < them {
+            me - them - empties
+        } else {
+            0
+        }
+    }
+
+    /// Perft under the standard convention (a pass is a ply; a finished game is one leaf).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.game_over() {
+            return 1;
+        }
+        let moves = self.moves();
+        if moves.is_empty() {
+            let mut next = self.clone();
+            next.pass();
+            return next.perft(depth - 1);
+        }
+        moves
+            .iter()
+            .map(|&(r, c)| {
+                let mut next = self.clone();
+                next.play(r, c);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+/// xorshift64*: a small seeded generator, so that failures replay.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
