@@ -1,0 +1,12 @@
+//! Text forms of the board's types: position strings, move lists, OBF test-suite lines and the
+//! ASCII diagram. Text ↔ types, nothing else: parsing at the edge, once.
+
+pub mod ascii;
+pub mod move_list;
+pub mod obf;
+pub mod position_text;
+
+pub use ascii::{ascii_board, parse_ascii_board};
+pub use move_list::{ParseMovesError, compact_moves, parse_moves, spaced_moves};
+pub use obf::{ObfLine, ParseObfError};
+pub use position_text::{ParsePositionError, parse_position};

@@ -1,0 +1,126 @@
+//! OBF lines, the format of the FFO endgame test suite as kept by Edax:
+//! `<position> <side>; G8:+18; H1:+12;` — the position text, then the exact score of each move
+//! (best first) for the side to move. Anything after a `%` is a comment.
+
+use super::position_text::{ParsePositionError, parse_position};
+use crate::board::{IllegalMove, Move, Position};
+use std::fmt;
+use std::str::FromStr;
+
+/// One OBF line: a position and the known scores of (some of) its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObfLine {
+    /// The position.
+    pub position: Position,
+    /// Each listed move with its exact score for the side to move, in file order (best first).
+    pub scores: Vec<(Move, i32)>,
+}
+
+impl ObfLine {
+    /// The best score listed, if any.
+    pub fn best_score(&self) -> Option<i32> {
+        self.scores.iter().map(|s| s.1).max()
+    }
+
+    /// The moves that reach the best score.
+    pub fn best_moves(&self) -> Vec<Move> {
+        let best = self.best_score();
+        self.scores.iter().filter(|s| Some(s.1) == best).map(|s| s.0).collect()
+    }
+}
+
+/// Why an OBF line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseObfError {
+    /// The position part is wrong.
+    Position(ParsePositionError),
+    /// A `move:score` item is malformed.
+    Item(String),
+    /// A listed move is illegal in the position.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for ParseObfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseObfError::Position(e) => e.fmt(f),
+            ParseObfError::Item(item) => write!(f, "'{item}' is not a move and score (expected e.g. G8:+18)"),
+            ParseObfError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseObfError {}
+
+impl FromStr for ObfLine {
+    type Err = ParseObfError;
+
+    fn from_str(line: &str) -> Result<ObfLine, ParseObfError> {
+        let line = line.split('%').next().unwrap_or_default();
+        let mut parts = line.split(';');
+        let position = parse_position(parts.next().unwrap_or_default()).map_err(ParseObfError::Position)?;
+        let mut scores = Vec::new();
+        for item in parts.map(str::trim).filter(|p| !p.is_empty()) {
+            let bad = || ParseObfError::Item(item.to_string());
+            let (mv, score) = item.split_once(':').ok_or_else(bad)?;
+            let mv: Move = mv.trim().parse().map_err(|_| bad())?;
+            let score: i32 = score.trim().parse().map_err(|_| bad())?;
+            if !(-64..=64).contains(&score) {
+                return Err(bad());
+            }
+            position.try_play(mv).map_err(ParseObfError::Illegal)?;
+            scores.push((mv, score));
+        }
+        Ok(ObfLine { position, scores })
+    }
+}
+
+impl fmt::Display for ObfLine {
+    /// `<position> <side>; G8:+18; H1:+12;`, moves in upper case and scores signed, as Edax writes.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{};", self.position)?;
+        for (mv, score) in &self.scores {
+            let mv = match mv {
+                Move::Play(sq) => sq.to_uppercase(),
+                Move::Pass => "PA".to_string(),
+            };
+            write!(f, " {mv}:{score:+};")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    #[test]
+    fn ffo_line_round_trips() {
+        let line: ObfLine = FFO_1.parse().unwrap();
+        assert_eq!(line.position.empty_count(), 14);
+        assert_eq!(line.scores.len(), 8);
+        assert_eq!(line.best_score(), Some(18));
+        assert_eq!(line.best_moves(), vec!["g8".parse().unwrap()]);
+        assert_eq!(line.to_string(), FFO_1);
+        assert_eq!(line.to_string().parse::<ObfLine>(), Ok(line));
+    }
+
+    #[test]
+    fn comments_and_bare_positions() {
+        let bare = &FFO_1[..66];
+        let line: ObfLine = format!("{bare} % a comment; A1:+3;").parse().unwrap();
+        assert!(line.scores.is_empty());
+    }
+
+    #[test]
+    fn bad_items_are_named() {
+        let bad = format!("{}; G8:+eighteen;", &FFO_1[..66]);
+        assert_eq!(bad.parse::<ObfLine>(), Err(ParseObfError::Item("G8:+eighteen".to_string())));
+        let illegal = format!("{}; A1:+18;", &FFO_1[..66]);
+        assert!(matches!(illegal.parse::<ObfLine>(), Err(ParseObfError::Illegal(_))));
+        let out_of_range = format!("{}; G8:+99;", &FFO_1[..66]);
+        assert!(out_of_range.parse::<ObfLine>().is_err());
+    }
+}

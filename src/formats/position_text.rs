@@ -1,0 +1,179 @@
+//! The one-line position text of Edax, Egaroucid and the FFO files: the squares a1, b1, …, h8
+//! (`X` black, `O` white, `-` empty), a space, and the side to move (`X` or `O`).
+//!
+//! Parsing is lenient the way users paste boards: `*`, `b` and `x` are black, `0`, `w` and `o`
+//! white, `.` and `_` empty, in either case, and whitespace anywhere (GGS writes the rows apart) is
+//! skipped. 16 or 36 squares select the 4x4 or 6x6 board. Printing always writes the canonical
+//! `X`/`O`/`-` form, which every tool reads.
+
+use crate::board::{BoardSize, Color, Position, PositionError, Square};
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a position text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    /// The text has the wrong number of squares.
+    Length {
+        /// Non-blank characters found.
+        found: usize,
+    },
+    /// A character that is neither a disc nor an empty square.
+    BadSquare {
+        /// The character.
+        found: char,
+        /// Where it stands on the board.
+        square: Square,
+    },
+    /// The side-to-move character is not X or O.
+    BadSide(char),
+    /// The discs do not make a position.
+    Invalid(PositionError),
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::Length { found } if [16, 36, 64].contains(found) => {
+                write!(f, "position has {found} squares but no side to move (add X or O)")
+            }
+            ParsePositionError::Length { found: 0 } => f.write_str("the position is empty"),
+            ParsePositionError::Length { found } => write!(
+                f,
+                "position has {} squares then a side to move; expected 16, 36 or 64 squares then X or O",
+                found - 1
+            ),
+            ParsePositionError::BadSquare { found, square } => {
+                write!(f, "'{found}' at {square} is not a square (expected X, O or - ; also *, b, w, .)")
+            }
+            ParsePositionError::BadSide(c) => write!(f, "'{c}' is not a side to move (expected X or O)"),
+            ParsePositionError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+/// The colour of a board character, `Some(None)` for an empty square, `None` if not a square.
+pub fn square_char(c: char) -> Option<Option<Color>> {
+    match c.to_ascii_lowercase() {
+        'x' | '*' | 'b' => Some(Some(Color::Black)),
+        'o' | '0' | 'w' => Some(Some(Color::White)),
+        '-' | '.' | '_' => Some(None),
+        _ => None,
+    }
+}
+
+/// The colour named by a side-to-move character.
+pub fn side_char(c: char) -> Option<Color> {
+    square_char(c).flatten()
+}
+
+/// Reads the board squares from `chars` (exactly 16, 36 or 64 of them, a1 first).
+pub fn parse_squares(chars: &[char], side_to_move: Color) -> Result<Position, ParsePositionError> {
+    let size = BoardSize::from_side(chars.len().isqrt())
+        .filter(|s| s.squares() as usize == chars.len())
+        .ok_or(ParsePositionError::Length { found: chars.len() })?;
+    let n = size.side();
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, &c) in chars.iter().enumerate() {
+        let square =
+            Square::from_coords((i % n) as u8, (i / n) as u8).unwrap_or_else(|| unreachable!("index below 64"));
+        match square_char(c) {
+            Some(Some(Color::Black)) => black |= square.bit(),
+            Some(Some(Color::White)) => white |= square.bit(),
+            Some(None) => {}
+            None => return Err(ParsePositionError::BadSquare { found: c, square }),
+        }
+    }
+    Position::from_discs(black, white, side_to_move, size).map_err(ParsePositionError::Invalid)
+}
+
+/// Parses a position text: the squares then the side to move.
+pub fn parse_position(text: &str) -> Result<Position, ParsePositionError> {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some((&side, squares)) = chars.split_last() else {
+        return Err(ParsePositionError::Length { found: 0 });
+    };
+    if ![16, 36, 64].contains(&squares.len()) {
+        return Err(ParsePositionError::Length { found: chars.len() });
+    }
+    let side_to_move = side_char(side).ok_or(ParsePositionError::BadSide(side))?;
+    parse_squares(squares, side_to_move)
+}
+
+/// The squares of `pos` in the canonical `X`/`O`/`-` form, a1 first, without the side to move.
+pub fn squares_text(pos: &Position) -> String {
+    let n = pos.size().side();
+    let (black, white) = (pos.black(), pos.white());
+    (0..n * n)
+        .map(|i| {
+            let square =
+                Square::from_coords((i % n) as u8, (i / n) as u8).unwrap_or_else(|| unreachable!("index below 64"));
+            if black.contains(square) {
+                'X'
+            } else if white.contains(square) {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+impl fmt::Display for Position {
+    /// The canonical text: squares, a space, `X` or `O`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", squares_text(self), self.side_to_move().symbol())
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        parse_position(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn start_position_text() {
+        assert_eq!(Position::initial().to_string(), START);
+        assert_eq!(parse_position(START), Ok(Position::initial()));
+        assert_eq!(Position::start(BoardSize::Four).to_string(), "-----OX--XO----- X");
+        assert_eq!(parse_position("-----OX--XO----- X"), Ok(Position::start(BoardSize::Four)));
+    }
+
+    #[test]
+    fn lenient_characters_and_whitespace() {
+        let ggs = "-------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
+        assert_eq!(parse_position(ggs), Ok(Position::initial()));
+        let dots = START.replace('-', ".").replace('X', "b").replace('O', "w");
+        assert_eq!(parse_position(&dots), Ok(Position::initial()));
+        let white = START.replace(" X", "O");
+        assert_eq!(parse_position(&white).map(|p| p.side_to_move()), Ok(Color::White));
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert_eq!(parse_position(""), Err(ParsePositionError::Length { found: 0 }));
+        assert_eq!(parse_position(&START[..64]), Err(ParsePositionError::Length { found: 64 }));
+        assert!(parse_position(&START[..64]).unwrap_err().to_string().contains("no side to move"));
+        assert_eq!(parse_position(&START[1..]), Err(ParsePositionError::Length { found: 64 }));
+        let bad = START.replacen('-', "q", 3);
+        assert_eq!(
+            parse_position(&bad),
+            Err(ParsePositionError::BadSquare { found: 'q', square: "a1".parse().unwrap() })
+        );
+        assert_eq!(parse_position(&START.replace(" X", " Z")), Err(ParsePositionError::BadSide('Z')));
+        let msg = parse_position(&START.replace(" X", " Z")).unwrap_err().to_string();
+        assert!(msg.contains("'Z'"), "{msg}");
+        // 25 squares (5x5) is not a supported board.
+        assert_eq!(parse_position(&"-".repeat(26)), Err(ParsePositionError::Length { found: 26 }));
+    }
+}
