@@ -1,0 +1,3 @@
+//! The tools around the engine, each a subcommand over the same library.
+
+pub mod perft;

@@ -1,0 +1,95 @@
+//! The `magpie` binary's command line, driven as a user would: perft output and bad arguments.
+
+use magpie::cli::parse_args;
+use proptest::prelude::*;
+use std::process::{Command, Output};
+
+fn magpie(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magpie")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+#[test]
+fn perft_prints_leaves_time_and_speed() {
+    let out = magpie(&["perft", "6"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("\nleaves: 8200\n"), "{text}");
+    assert!(text.contains("\ntime: "), "{text}");
+    assert!(text.contains("\nleaves/s: "), "{text}");
+}
+
+#[test]
+fn perft_divide_lists_root_moves() {
+    let out = magpie(&["perft", "3", "--divide"]);
+    let text = stdout(&out);
+    for line in ["d3: 14", "c4: 14", "f5: 14", "e6: 14", "leaves: 56"] {
+        assert!(text.lines().any(|l| l == line), "missing {line} in {text}");
+    }
+}
+
+#[test]
+fn perft_from_a_position_and_small_boards() {
+    // FFO #1 has 14 empties; the same position with the size given explicitly.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = magpie(&["perft", "1", "--position", ffo1, "--size", "8"]);
+    assert!(stdout(&out).contains("\nleaves: 8\n"), "{}", stdout(&out));
+    let out = magpie(&["perft", "4", "--size", "4"]);
+    assert!(out.status.success());
+    let out = magpie(&["perft", "11", "--size", "6", "--convention", "edax"]);
+    assert!(out.status.success());
+    let out = magpie(&["perft", "4", "--mask-overhead"]);
+    assert!(stdout(&out).contains("masked/direct"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "x"], "'x'"),
+        (&["perft", "100"], "100"),
+        (&["perft", "3", "--size", "7"], "'7'"),
+        (&["perft", "3", "--position", "XXXX"], "--position"),
+        (&["perft", "3", "--position", "---------------------------OX------XO--------------------------q X"], "'q'"),
+        (&["perft", "3", "--convention", "nope"], "nope"),
+        (&["perft"], "depth"),
+        (&["nonsense"], "nonsense"),
+    ];
+    for (args, token) in cases {
+        let out = magpie(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.to_lowercase().contains(&token.to_lowercase()), "{args:?} should name {token}: {err}");
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    assert!(magpie(&["--help"]).status.success());
+    assert!(magpie(&["--version"]).status.success());
+    assert!(stdout(&magpie(&["perft", "--help"])).contains("--convention"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Arbitrary arguments to perft are either accepted or refused with one line, never a panic.
+    #[test]
+    fn arbitrary_perft_arguments(args in proptest::collection::vec("\\PC{0,12}", 0..5)) {
+        let mut full = vec!["magpie".to_string(), "perft".to_string()];
+        full.extend(args);
+        if let Err(e) = parse_args(full) {
+            prop_assert!(!e.0.contains('\n'));
+            prop_assert!(!e.0.is_empty());
+        }
+    }
+}
