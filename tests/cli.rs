@@ -93,3 +93,27 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The same through the real binary: exit 0 with a report, or exit 2 with one `error:` line.
+    #[test]
+    fn arbitrary_arguments_to_the_binary(args in proptest::collection::vec("[-a-z0-9XO ]{0,10}", 0..4)) {
+        let mut full = vec!["perft"];
+        full.extend(args.iter().map(String::as_str));
+        // Keep accepted runs short: a depth above 6 would only make the test slow.
+        let shallow = full.get(1).and_then(|d| d.parse::<u32>().ok()).is_none_or(|d| d <= 6);
+        prop_assume!(shallow);
+        let out = magpie(&full);
+        match out.status.code() {
+            Some(0) => prop_assert!(stdout(&out).contains("leaves: ")),
+            Some(2) => {
+                let err = stderr(&out);
+                prop_assert_eq!(err.lines().count(), 1, "{}", err);
+                prop_assert!(err.starts_with("error: "));
+            }
+            other => prop_assert!(false, "exit status {:?} for {:?}: {}", other, full, stderr(&out)),
+        }
+    }
+}
