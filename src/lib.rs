@@ -8,5 +8,10 @@
 
 pub mod board;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod formats;
+pub mod protocol;
+pub mod rng;
+pub mod search;
 pub mod tools;
