@@ -1,0 +1,142 @@
+//! What bounds a search (depth, nodes, time, clock) and why a search ended early.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The limits a client puts on one search. Several may be given; the first reached ends it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies (a pass is free).
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// The side to move's clock, from which the engine budgets its own time.
+    pub clock: Option<Clock>,
+    /// Search until told to stop.
+    pub infinite: bool,
+}
+
+/// A game clock seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the side to move's clock.
+    pub time: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Why a search stopped before finishing its last iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The client asked (`stop`, NBoard `ping`, end of input).
+    Stopped,
+    /// The time budget ran out.
+    Time,
+    /// The node budget ran out.
+    Nodes,
+    /// The engine is quitting: the result will not be reported.
+    Quit,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::Stopped => "stopped",
+            StopReason::Time => "time",
+            StopReason::Nodes => "nodes",
+            StopReason::Quit => "quit",
+        })
+    }
+}
+
+/// The time plan of one search: when to stop starting new iterations (`soft`) and when to abort
+/// (`hard`). Both count from the moment the command was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Deadlines {
+    /// Do not start an iteration after this.
+    pub soft: Option<Instant>,
+    /// Abort the search at this instant.
+    pub hard: Option<Instant>,
+}
+
+impl Deadlines {
+    /// The plan for `limits`, for a position with `empties` empty squares, counted from `start`,
+    /// keeping `overhead` in hand for the reply to reach the client.
+    pub fn plan(limits: &Limits, empties: u32, start: Instant, overhead: Duration) -> Deadlines {
+        if limits.infinite {
+            return Deadlines::default();
+        }
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead);
+            soft = Some(t);
+            hard = Some(t);
+        }
+        if let Some(clock) = limits.clock {
+            let (s, h) = clock_budget(&clock, empties, overhead);
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        Deadlines { soft: soft.map(|d| start + d), hard: hard.map(|d| start + d) }
+    }
+}
+
+/// Soft and hard budgets from a clock. The side to move has about `empties / 2` moves left; the
+/// budget is the time left shared over them (or over `moves_to_go`), plus most of the increment.
+/// The hard limit allows a few times the soft one but never more than a third of what is left.
+fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, Duration) {
+    let available = clock.time.saturating_sub(overhead);
+    let my_moves = (empties.div_ceil(2)).max(1);
+    let moves = clock.moves_to_go.map_or(my_moves, |m| m.clamp(1, my_moves.max(1)));
+    // Keep a reserve: spread over a couple more moves than remain.
+    let share = available / (moves + 2);
+    let soft = (share + clock.increment * 3 / 4).min(available / 2);
+    let hard = (soft * 4).min(available / 3 + clock.increment / 2).max(soft).min(available);
+    (soft, hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_both_limits() {
+        let start = Instant::now();
+        let limits = Limits { movetime: Some(Duration::from_millis(100)), ..Limits::default() };
+        let d = Deadlines::plan(&limits, 40, start, Duration::from_millis(5));
+        assert_eq!(d.hard, Some(start + Duration::from_millis(95)));
+        assert_eq!(d.soft, d.hard);
+    }
+
+    #[test]
+    fn clock_budget_stays_inside_the_clock() {
+        for ms in [1u64, 10, 100, 1000, 10_000, 300_000] {
+            for empties in [1, 10, 30, 60] {
+                for inc in [0u64, 100, 2000] {
+                    let clock = Clock {
+                        time: Duration::from_millis(ms),
+                        increment: Duration::from_millis(inc),
+                        moves_to_go: None,
+                    };
+                    let (soft, hard) = clock_budget(&clock, empties, Duration::from_millis(10));
+                    assert!(soft <= hard, "{ms} {empties} {inc}");
+                    assert!(hard <= clock.time, "{ms} {empties} {inc}: {hard:?}");
+                }
+            }
+        }
+        let clock = Clock { time: Duration::from_secs(60), increment: Duration::ZERO, moves_to_go: None };
+        let (soft, _) = clock_budget(&clock, 40, Duration::ZERO);
+        assert!(soft > Duration::from_secs(1) && soft < Duration::from_secs(5), "{soft:?}");
+    }
+
+    #[test]
+    fn infinite_has_no_deadline() {
+        let limits = Limits { infinite: true, movetime: Some(Duration::from_millis(1)), ..Limits::default() };
+        assert_eq!(Deadlines::plan(&limits, 10, Instant::now(), Duration::ZERO), Deadlines::default());
+    }
+}
