@@ -3,26 +3,80 @@
 //! Every failure prints one line `error: …` on stderr naming the offending token and exits with
 //! status 2; nothing here panics on bad input.
 
-use crate::board::{BoardSize, Convention, Position};
-use crate::formats::parse_position;
+use crate::board::{BoardSize, Convention, Game, Position};
+use crate::engine::settings::{MAX_LEVEL, Settings};
+use crate::eval::EvalKind;
+use crate::formats::{parse_moves, parse_position};
+use crate::search::Limits;
+use crate::tools::bench;
+use crate::tools::bestmove::{self, BestMoveRequest};
 use crate::tools::perft::{self, PerftRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::fmt;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// Magpie, an Othello engine.
 #[derive(Parser, Debug)]
-#[command(name = "magpie", version, about = "Magpie, an Othello (Reversi) engine")]
+#[command(
+    name = "magpie",
+    version,
+    about = "Magpie, an Othello (Reversi) engine",
+    long_about = "Magpie, an Othello (Reversi) engine.\n\nWith no subcommand, Magpie runs as an engine: it reads \
+                  commands on stdin and answers on stdout (see protocol.md)."
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count the leaves of the game tree to a fixed depth (move-generator test and benchmark).
     Perft(PerftArgs),
+    /// Print the best move and its score for one position, then exit.
+    Bestmove(BestMoveArgs),
+    /// Search fixed positions to a fixed depth: node-count signature and speed of the search.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct BestMoveArgs {
+    /// The position: the squares (16, 36 or 64 of X, O, -) then X or O. Default: the start.
+    #[arg(long, alias = "position", allow_hyphen_values = true)]
+    fen: Option<String>,
+    /// Moves to play from the position first, e.g. f5d6c3 or "f5 d6 c3".
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Board size of the start position when no --fen is given: 4, 6 or 8.
+    #[arg(long, value_parser = parse_size)]
+    size: Option<BoardSize>,
+    /// Time to think, in milliseconds (the default when no other limit is given is 1000).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Deepest search, in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Node budget.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Evaluation: magpie, discs, iagno, sannidhanam or corner-edge.
+    #[arg(long, default_value = "magpie")]
+    eval: EvalKind,
+    /// Difficulty level, 0 (random mover) to 10 (full strength).
+    #[arg(long, default_value_t = MAX_LEVEL, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
+    level: u8,
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Evaluation.
+    #[arg(long, default_value = "magpie")]
+    eval: EvalKind,
 }
 
 #[derive(clap::Args, Debug)]
@@ -66,8 +120,19 @@ impl std::error::Error for CliError {}
 /// What the command line asks for, checked and typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
+    /// Run the engine on stdin and stdout.
+    Engine,
     /// Run perft.
     Perft(PerftRequest),
+    /// Answer one position.
+    BestMove(BestMoveRequest),
+    /// Run the bench.
+    Bench {
+        /// Depth of every search.
+        depth: u32,
+        /// Evaluation.
+        eval: EvalKind,
+    },
     /// Print this text (help or version) and exit successfully.
     Info(String),
 }
@@ -92,7 +157,10 @@ where
         }
     };
     match cli.command {
-        Command::Perft(args) => perft_request(args).map(Request::Perft),
+        None => Ok(Request::Engine),
+        Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),
+        Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
+        Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
     }
 }
 
@@ -129,12 +197,40 @@ fn perft_request(args: PerftArgs) -> Result<PerftRequest, CliError> {
     })
 }
 
+fn bestmove_request(args: BestMoveArgs) -> Result<BestMoveRequest, CliError> {
+    let start = match (&args.fen, args.size) {
+        (None, size) => Position::start(size.unwrap_or_default()),
+        (Some(text), size) => {
+            let pos = parse_position(text).map_err(|e| CliError(format!("--fen: {e}")))?;
+            if let Some(size) = size.filter(|s| *s != pos.size()) {
+                return Err(CliError(format!("--fen is a {} board but --size says {size}", pos.size())));
+            }
+            pos
+        }
+    };
+    let moves = parse_moves(&args.moves).map_err(|e| CliError(format!("--moves: {e}")))?;
+    let mut game = Game::new(start);
+    game.play_all(&moves).map_err(|(i, e)| CliError(format!("--moves: move {} ({}): {e}", i + 1, moves[i])))?;
+    let no_limit = args.movetime.is_none() && args.depth.is_none() && args.nodes.is_none();
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: Some(Duration::from_millis(args.movetime.unwrap_or(1000)))
+            .filter(|_| args.movetime.is_some() || no_limit),
+        clock: None,
+        infinite: false,
+    };
+    let settings = Settings { eval: args.eval, level: args.level, ..Settings::default() };
+    Ok(BestMoveRequest { position: *game.position(), limits, settings })
+}
+
 /// Runs the program on `args` and returns its exit status.
 pub fn main<I, T>(args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let started = Instant::now();
     let request = match parse_args(args) {
         Ok(request) => request,
         Err(e) => {
@@ -148,7 +244,14 @@ where
             print!("{text}");
             Ok(())
         }
+        Request::Engine => {
+            drop(stdout);
+            crate::engine::run_stdio();
+            Ok(())
+        }
         Request::Perft(request) => perft::run(&request, &mut stdout),
+        Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
+        Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

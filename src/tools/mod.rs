@@ -1,3 +1,5 @@
 //! The tools around the engine, each a subcommand over the same library.
 
+pub mod bench;
+pub mod bestmove;
 pub mod perft;

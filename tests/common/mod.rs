@@ -166,3 +166,111 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// The `magpie` binary driven over pipes, with a reader thread so that reads can time out instead
+/// of hanging a test.
+pub struct Engine {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Engine {
+    /// Starts `magpie` with `args`.
+    pub fn start(args: &[&str]) -> Engine {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("magpie starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to magpie");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line, or panics after `secs` seconds.
+    pub fn recv_within(&mut self, secs: f64) -> String {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs_f64(secs))
+            .unwrap_or_else(|e| panic!("no line from magpie within {secs} s: {e}"))
+    }
+
+    /// The next line, if one comes within `secs` seconds.
+    pub fn try_recv(&mut self, secs: f64) -> Option<String> {
+        self.lines.recv_timeout(std::time::Duration::from_secs_f64(secs)).ok()
+    }
+
+    /// The next line (waiting up to 30 s).
+    pub fn recv(&mut self) -> String {
+        self.recv_within(30.0)
+    }
+
+    /// Lines up to and including the first that starts with `prefix` (waiting up to 30 s each).
+    pub fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.recv();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Closes stdin, collects the remaining output and the exit status (within 30 s).
+    pub fn finish(mut self) -> (Vec<String>, std::process::ExitStatus, String) {
+        use std::io::Read;
+        self.close();
+        let mut rest = Vec::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            match self.lines.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(line) => rest.push(line),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    assert!(std::time::Instant::now() < deadline, "magpie did not exit after end of input");
+                }
+            }
+        }
+        let status = self.child.wait().expect("magpie exits");
+        let mut err = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut err);
+        }
+        (rest, status, err)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

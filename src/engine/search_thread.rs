@@ -1,0 +1,170 @@
+//! The long-lived search thread: it receives jobs and control messages over crossbeam channels,
+//! runs them, and reports back through a channel. It never prints.
+//!
+//! Control messages (`stop`, `quit`) go over their own channel, which the search polls at its node
+//! check. Before each job the control channel is drained, so a `stop` that arrived after the
+//! previous search had already finished cannot cut the next one short.
+
+use crate::board::{Convention, Position, perft};
+use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason};
+use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Work for the search thread.
+#[derive(Debug)]
+pub enum Job {
+    /// Search a position.
+    Search {
+        /// Identifies the reports of this job.
+        id: u64,
+        /// What to search.
+        request: Box<SearchRequest>,
+    },
+    /// Count perft leaves.
+    Perft {
+        /// Identifies the report.
+        id: u64,
+        /// Root position.
+        position: Position,
+        /// Plies.
+        depth: u32,
+    },
+    /// Forget what earlier searches learnt (a new game).
+    NewGame,
+}
+
+/// Messages that interrupt a running job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Stop and report the best move so far.
+    Stop,
+    /// Abandon the search: the engine is exiting.
+    Quit,
+}
+
+/// What the search thread sends back.
+#[derive(Debug)]
+pub enum Report {
+    /// An iteration finished.
+    Iteration {
+        /// The job.
+        id: u64,
+        /// Its state.
+        info: SearchInfo,
+    },
+    /// The search finished (completed or stopped).
+    Finished {
+        /// The job.
+        id: u64,
+        /// Its result.
+        result: SearchResult,
+    },
+    /// Perft finished.
+    Perft {
+        /// The job.
+        id: u64,
+        /// Leaves counted.
+        leaves: u64,
+        /// Time taken.
+        time: Duration,
+    },
+}
+
+/// The engine's handle on the search thread.
+pub struct SearchThread {
+    jobs: Sender<Job>,
+    control: Sender<Control>,
+    /// Reports from the search thread.
+    pub reports: Receiver<Report>,
+}
+
+impl SearchThread {
+    /// Starts the thread.
+    pub fn spawn() -> SearchThread {
+        let (jobs, job_rx) = unbounded();
+        let (control, control_rx) = unbounded();
+        let (report_tx, reports) = unbounded();
+        thread::Builder::new()
+            .name("search".into())
+            .spawn(move || run(job_rx, control_rx, report_tx))
+            .unwrap_or_else(|e| panic!("cannot start the search thread: {e}"));
+        SearchThread { jobs, control, reports }
+    }
+
+    /// Hands a job to the thread.
+    pub fn send(&self, job: Job) {
+        if self.jobs.send(job).is_err() {
+            log::error!("the search thread has gone");
+        }
+    }
+
+    /// Interrupts the running job, if any.
+    pub fn control(&self, message: Control) {
+        let _ = self.control.send(message);
+    }
+}
+
+/// The control seen by the search: the channel.
+struct ChannelControl<'a> {
+    control: &'a Receiver<Control>,
+}
+
+impl SearchControl for ChannelControl<'_> {
+    fn poll(&mut self) -> Option<StopReason> {
+        match self.control.try_recv() {
+            Ok(Control::Stop) => Some(StopReason::Stopped),
+            Ok(Control::Quit) | Err(TryRecvError::Disconnected) => Some(StopReason::Quit),
+            Err(TryRecvError::Empty) => None,
+        }
+    }
+}
+
+fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
+    let mut searcher = Searcher::new();
+    while let Ok(job) = jobs.recv() {
+        while control.try_recv().is_ok() {}
+        match job {
+            Job::Search { id, request } => {
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    let mut channel = ChannelControl { control: &control };
+                    let mut on_iteration =
+                        |info: &SearchInfo| drop(reports.send(Report::Iteration { id, info: info.clone() }));
+                    searcher.search(&request, &mut channel, &mut on_iteration)
+                }));
+                let result = outcome.unwrap_or_else(|_| {
+                    // A bug in the search must not leave the client without a legal move.
+                    log::error!("the search panicked; answering with the first legal move");
+                    searcher = Searcher::new();
+                    fallback(&request)
+                });
+                let _ = reports.send(Report::Finished { id, result });
+            }
+            Job::Perft { id, position, depth } => {
+                let start = Instant::now();
+                let leaves = perft(&position, depth, Convention::Standard);
+                let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
+            }
+            Job::NewGame => searcher.clear(),
+        }
+    }
+}
+
+/// The first legal move (or a pass), with no search.
+fn fallback(request: &SearchRequest) -> SearchResult {
+    let best = request.position.legal_moves().first().map_or(crate::board::Move::Pass, crate::board::Move::Play);
+    SearchResult {
+        best,
+        info: SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            score: 0,
+            exact: false,
+            nodes: 0,
+            time: request.start.elapsed(),
+            pv: vec![best],
+        },
+        stopped: None,
+    }
+}

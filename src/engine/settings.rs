@@ -1,0 +1,191 @@
+//! The engine's settings shared by every protocol (evaluation, difficulty level, move overhead) and
+//! the decision every protocol needs before a search: answer at once, or search with which request.
+
+use crate::board::{Move, Position};
+use crate::eval::EvalKind;
+use crate::rng::Rng;
+use crate::search::{Deadlines, Limits, SearchRequest};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The strongest level: no cap.
+pub const MAX_LEVEL: u8 = 10;
+
+/// Settings that shape the engine's play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The evaluation at the leaves (levels 2 and up).
+    pub eval: EvalKind,
+    /// Difficulty level, 0 (random mover) to [`MAX_LEVEL`] (full strength).
+    pub level: u8,
+    /// Time kept in hand for the answer to reach the client.
+    pub move_overhead: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { eval: EvalKind::default(), level: MAX_LEVEL, move_overhead: Duration::from_millis(10) }
+    }
+}
+
+/// What a difficulty level does: the deepest search and the evaluation it may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelPlay {
+    /// Any legal move, at random.
+    Random,
+    /// A search no deeper than `depth` plies, with the disc count as evaluation if `greedy`.
+    Capped {
+        /// Deepest iteration.
+        depth: u32,
+        /// Count discs instead of using the chosen evaluation.
+        greedy: bool,
+    },
+    /// No cap.
+    Full,
+}
+
+/// The play of each level, 0 to 10.
+pub fn level_play(level: u8) -> LevelPlay {
+    match level {
+        0 => LevelPlay::Random,
+        1 => LevelPlay::Capped { depth: 1, greedy: true },
+        2 => LevelPlay::Capped { depth: 1, greedy: false },
+        3 => LevelPlay::Capped { depth: 2, greedy: false },
+        4 => LevelPlay::Capped { depth: 3, greedy: false },
+        5 => LevelPlay::Capped { depth: 4, greedy: false },
+        6 => LevelPlay::Capped { depth: 6, greedy: false },
+        7 => LevelPlay::Capped { depth: 8, greedy: false },
+        8 => LevelPlay::Capped { depth: 10, greedy: false },
+        9 => LevelPlay::Capped { depth: 12, greedy: false },
+        _ => LevelPlay::Full,
+    }
+}
+
+/// How to answer a request for a move.
+#[derive(Clone, Debug)]
+pub enum MovePlan {
+    /// Neither side can move.
+    GameOver,
+    /// Answer with this move at once, for the given reason.
+    Immediate {
+        /// The move.
+        mv: Move,
+        /// Why no search is needed.
+        reason: ImmediateReason,
+    },
+    /// Run this search.
+    Search(Box<SearchRequest>),
+}
+
+/// Why a move is answered without a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmediateReason {
+    /// The side to move has no legal move.
+    Pass,
+    /// There is only one legal move.
+    OnlyMove,
+    /// Level 0 plays at random.
+    Random,
+}
+
+impl fmt::Display for ImmediateReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ImmediateReason::Pass => "no legal move: pass",
+            ImmediateReason::OnlyMove => "only move",
+            ImmediateReason::Random => "level 0: random move",
+        })
+    }
+}
+
+impl Settings {
+    /// Decides how to answer a request for a move in `pos` under `limits`, the clock having
+    /// started at `received`. A lone legal move is answered at once unless the search is infinite
+    /// (an analysis, which goes on until stopped).
+    pub fn plan(&self, pos: &Position, limits: &Limits, received: Instant, rng: &mut Rng) -> MovePlan {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if pos.opponent_moves().is_empty() {
+                MovePlan::GameOver
+            } else {
+                MovePlan::Immediate { mv: Move::Pass, reason: ImmediateReason::Pass }
+            };
+        }
+        let play = level_play(self.level);
+        if play == LevelPlay::Random {
+            let squares: Vec<_> = moves.iter().collect();
+            return MovePlan::Immediate {
+                mv: Move::Play(squares[rng.below(squares.len())]),
+                reason: ImmediateReason::Random,
+            };
+        }
+        if moves.len() == 1 && !limits.infinite {
+            let only = moves.first().map_or(Move::Pass, Move::Play);
+            return MovePlan::Immediate { mv: only, reason: ImmediateReason::OnlyMove };
+        }
+        MovePlan::Search(self.search_request(pos, limits, received))
+    }
+
+    /// The search for `pos` under `limits` at this level, the clock having started at `received`.
+    pub fn search_request(&self, pos: &Position, limits: &Limits, received: Instant) -> Box<SearchRequest> {
+        let mut request = SearchRequest::new(*pos, self.eval);
+        request.start = received;
+        request.deadlines = Deadlines::plan(limits, pos.empty_count(), received, self.move_overhead);
+        request.node_limit = if limits.infinite { None } else { limits.nodes };
+        request.max_depth = if limits.infinite { 60 } else { limits.depth.unwrap_or(60).clamp(1, 60) };
+        if let LevelPlay::Capped { depth, greedy } = level_play(self.level) {
+            request.max_depth = request.max_depth.min(depth);
+            if greedy {
+                request.eval = EvalKind::Discs;
+            }
+        }
+        Box::new(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BoardSize, Color};
+
+    fn plan(settings: &Settings, pos: &Position, limits: &Limits) -> MovePlan {
+        settings.plan(pos, limits, Instant::now(), &mut Rng::new(1))
+    }
+
+    #[test]
+    fn special_positions_are_answered_at_once() {
+        let s = Settings::default();
+        let limits = Limits::default();
+        // Game over: a full 4x4 board.
+        let full = Position::from_discs(0x0f0f_0f0f, 0, Color::Black, BoardSize::Four).unwrap();
+        assert!(matches!(plan(&s, &full, &limits), MovePlan::GameOver));
+        // Level 0 is random but legal.
+        let random = Settings { level: 0, ..Settings::default() };
+        let MovePlan::Immediate { mv, reason: ImmediateReason::Random } = plan(&random, &Position::initial(), &limits)
+        else {
+            panic!("level 0 answers at once")
+        };
+        assert!(Position::initial().is_legal(mv));
+    }
+
+    #[test]
+    fn levels_cap_depth_and_full_strength_does_not() {
+        for level in 1..=MAX_LEVEL {
+            let s = Settings { level, ..Settings::default() };
+            let MovePlan::Search(req) = plan(&s, &Position::initial(), &Limits::default()) else {
+                panic!("level {level} searches")
+            };
+            match level_play(level) {
+                LevelPlay::Capped { depth, greedy } => {
+                    assert_eq!(req.max_depth, depth);
+                    assert_eq!(req.eval == EvalKind::Discs, greedy);
+                }
+                LevelPlay::Full => assert_eq!(req.max_depth, 60),
+                LevelPlay::Random => unreachable!(),
+            }
+        }
+        let depth = Limits { depth: Some(3), ..Limits::default() };
+        let MovePlan::Search(req) = plan(&Settings::default(), &Position::initial(), &depth) else { panic!() };
+        assert_eq!(req.max_depth, 3);
+    }
+}

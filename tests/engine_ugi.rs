@@ -1,0 +1,459 @@
+//! The engine over pipes, speaking Magpie's UGI-shaped protocol the way people, scripts and match
+//! runners (cutegames) do: sessions, stop, isready during a search, passes, game over, end of input
+//! in each state, a whole match-runner game, and garbage.
+
+mod common;
+
+use common::{Engine, Rng};
+use magpie::board::{BoardSize, Color, Game, Move, Position};
+use proptest::prelude::*;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `magpie` with `input` on stdin until it exits; returns stdout lines and the status.
+fn run_piped(input: &str) -> (Vec<String>, std::process::ExitStatus) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("magpie starts");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("magpie exits");
+    (String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect(), out.status)
+}
+
+fn bestmove_of(line: &str) -> &str {
+    line.strip_prefix("bestmove ").unwrap_or_else(|| panic!("not a bestmove line: {line}"))
+}
+
+fn assert_legal_answer(pos: &Position, answer: &str) {
+    if pos.is_game_over() {
+        assert_eq!(answer, "none", "game over in {pos}");
+        return;
+    }
+    let mv: Move = answer.parse().unwrap_or_else(|e| panic!("{answer}: {e}"));
+    assert!(pos.is_legal(mv), "{answer} is not legal in {pos}");
+}
+
+/// A random position reached by a random game of random length on a random board size.
+fn random_position(rng: &mut Rng) -> Position {
+    let size = BoardSize::ALL[rng.below(3)];
+    let mut pos = Position::start(size);
+    let plies = rng.below(size.squares() as usize);
+    for _ in 0..plies {
+        if pos.is_game_over() {
+            break;
+        }
+        if pos.must_pass() {
+            pos = pos.pass();
+            continue;
+        }
+        let moves: Vec<_> = pos.legal_moves().iter().collect();
+        pos = pos.play(moves[rng.below(moves.len())]);
+    }
+    pos
+}
+
+#[test]
+fn piped_session_prints_a_move_and_exits() {
+    let (lines, status) = run_piped("position startpos\ngo movetime 500\n");
+    assert!(status.success());
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert_legal_answer(&Position::initial(), bestmove_of(best[0]));
+    assert!(lines.iter().any(|l| l.starts_with("info depth ")), "{lines:?}");
+}
+
+#[test]
+fn handshake_lists_options_then_ugiok() {
+    let mut e = Engine::start(&[]);
+    e.send("ugi");
+    let lines = e.until("ugiok");
+    assert!(lines[0].starts_with("id name Magpie"));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in ["Eval", "Level", "MoveOverhead", "BoardSize"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}");
+    }
+    assert_eq!(lines.last().map(String::as_str), Some("ugiok"));
+    e.send("uci");
+    assert_eq!(e.until("uciok").last().map(String::as_str), Some("uciok"));
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_one_bestmove() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    let pos = {
+        let mut g = Game::default();
+        g.play_all(&magpie::formats::parse_moves("f5d6c3").unwrap()).unwrap();
+        *g.position()
+    };
+    assert_legal_answer(&pos, bestmove_of(lines.last().unwrap()));
+    // Nothing else is owed: the next answer is readyok.
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+    // A second stop with nothing running is ignored.
+    e.send("stop");
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+}
+
+#[test]
+fn isready_is_answered_during_a_search() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go movetime 3000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.iter().all(|l| l.starts_with("info ") || l == "readyok"), "{lines:?}");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert_legal_answer(&Position::initial(), bestmove_of(lines.last().unwrap()));
+}
+
+#[test]
+fn one_bestmove_per_go_over_hundreds_of_positions() {
+    let mut e = Engine::start(&[]);
+    let mut rng = Rng(0x5eed_1234);
+    for _ in 0..300 {
+        let pos = random_position(&mut rng);
+        e.send(&format!("position fen {pos}"));
+        e.send("go movetime 10");
+        let lines = e.until("bestmove");
+        assert!(lines.iter().take(lines.len() - 1).all(|l| l.starts_with("info ")), "{lines:?}");
+        assert_legal_answer(&pos, bestmove_of(lines.last().unwrap()));
+    }
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok", "no stray line after the last bestmove");
+}
+
+#[test]
+fn passes_and_game_over() {
+    // Find a position where the side to move must pass, and one where the game is over.
+    let mut rng = Rng(99);
+    let (mut pass_pos, mut over_pos) = (None, None);
+    while pass_pos.is_none() || over_pos.is_none() {
+        let pos = random_position(&mut rng);
+        if pos.must_pass() {
+            pass_pos.get_or_insert(pos);
+        }
+        if pos.is_game_over() {
+            over_pos.get_or_insert(pos);
+        }
+    }
+    let (pass_pos, over_pos) = (pass_pos.unwrap(), over_pos.unwrap());
+    let mut e = Engine::start(&[]);
+
+    e.send(&format!("position fen {pass_pos}"));
+    e.send("go movetime 100");
+    let lines = e.until("bestmove");
+    assert_eq!(lines, ["info string no legal move: pass", "bestmove pass"]);
+
+    // An explicit pass, and the same move list with the pass left out, give the same position.
+    let reply = pass_pos.pass().legal_moves().first().unwrap();
+    e.send(&format!("position fen {pass_pos} moves pass {reply}"));
+    e.send("d");
+    let explicit = e.until("moves played");
+    e.send(&format!("position fen {pass_pos} moves {reply}"));
+    e.send("d");
+    let implicit = e.until("moves played");
+    assert_eq!(explicit, implicit);
+
+    // A pass while a move exists is refused and the position stays.
+    e.send("position startpos moves pass");
+    let err = e.recv();
+    assert!(err.starts_with("info string error: position: move 1 (pass)"), "{err}");
+    e.send("query p1turn");
+    // The position is still the one after the pass and the reply: the passer is to move again.
+    let expected = if pass_pos.side_to_move() == Color::Black { "response true" } else { "response false" };
+    assert_eq!(e.recv(), expected);
+
+    e.send(&format!("position fen {over_pos}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(lines, ["info string game over: no move to play", "bestmove none"]);
+    e.send("query gameover");
+    assert_eq!(e.recv(), "response true");
+    e.send("moves");
+    assert_eq!(e.recv(), "moves none");
+}
+
+#[test]
+fn a_lone_move_is_answered_at_once() {
+    // Search random positions for one with a single legal move.
+    let mut rng = Rng(7);
+    let pos = loop {
+        let pos = random_position(&mut rng);
+        if pos.legal_moves().len() == 1 {
+            break pos;
+        }
+    };
+    let mut e = Engine::start(&[]);
+    e.send(&format!("position fen {pos}"));
+    e.send("go movetime 60000");
+    let lines = e.until("bestmove");
+    assert_eq!(lines[0], "info string only move");
+    assert_eq!(bestmove_of(&lines[1]), pos.legal_moves().first().unwrap().to_string());
+}
+
+#[test]
+fn end_of_input_when_idle_exits_at_once() {
+    let (lines, status) = run_piped("isready\n");
+    assert!(status.success());
+    assert_eq!(lines, ["readyok"]);
+    let (lines, status) = run_piped("");
+    assert!(status.success());
+    assert!(lines.is_empty());
+}
+
+#[test]
+fn end_of_input_during_a_finite_search_waits_for_its_answer() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go movetime 700");
+    std::thread::sleep(Duration::from_millis(50));
+    let started = Instant::now();
+    let (lines, status, _) = e.finish();
+    assert!(status.success());
+    assert!(started.elapsed() >= Duration::from_millis(300), "the search ran to its time");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{lines:?}");
+}
+
+#[test]
+fn end_of_input_stops_an_infinite_search_and_answers() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let (lines, status, _) = e.finish();
+    assert!(status.success());
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert_legal_answer(&Position::initial(), bestmove_of(best[0]));
+}
+
+#[test]
+fn end_of_input_with_a_held_answer_prints_it() {
+    // go infinite on a finished game holds "bestmove none" until stop or end of input.
+    let full = "XXXXXXXXXXXXXXXX X";
+    let (lines, status) = run_piped(&format!("position fen {full}\ngo infinite\n"));
+    assert!(status.success());
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove none"), "{lines:?}");
+}
+
+#[test]
+fn end_of_input_during_perft_prints_the_count() {
+    let (lines, status) = run_piped("perft 7\n");
+    assert!(status.success());
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with("perft 7 leaves 55092 time "), "{lines:?}");
+}
+
+#[test]
+fn quit_exits_during_a_search_without_answering() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("quit");
+    let (lines, status, _) = e.finish();
+    assert!(status.success());
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "{lines:?}");
+}
+
+/// A game as cutegames plays it: two engines, the whole history re-sent before every move,
+/// `query gameover` to both, `query p1turn`, `isready`, `go` with both clocks.
+#[test]
+fn a_match_runner_game_to_the_end() {
+    let mut engines = [Engine::start(&[]), Engine::start(&[])];
+    for e in &mut engines {
+        e.send("ugi");
+        e.until("ugiok");
+        e.send("setoption name MoveOverhead value 5");
+        e.send("uginewgame");
+        e.send("isready");
+        assert_eq!(e.recv(), "readyok");
+    }
+    let mut game = Game::default();
+    let mut history: Vec<String> = Vec::new();
+    let (mut p1time, mut p2time) = (3000u64, 3000u64);
+    loop {
+        let position = if history.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", history.join(" "))
+        };
+        let mut over = Vec::new();
+        for e in &mut engines {
+            e.send(&position);
+            e.send("query gameover");
+            over.push(e.recv());
+        }
+        assert_eq!(over[0], over[1], "the engines agree on game over");
+        if over[0] == "response true" {
+            assert!(game.position().is_game_over());
+            break;
+        }
+        assert!(!game.position().is_game_over());
+        let mover = usize::from(game.position().side_to_move() == Color::White);
+        let e = &mut engines[mover];
+        e.send("query p1turn");
+        assert_eq!(e.recv(), format!("response {}", mover == 0));
+        e.send("isready");
+        assert_eq!(e.recv(), "readyok");
+        let started = Instant::now();
+        e.send(&format!("go p1time {p1time} p2time {p2time} p1inc 20 p2inc 20"));
+        let lines = e.until("bestmove");
+        let spent = started.elapsed().as_millis() as u64;
+        let answer = bestmove_of(lines.last().unwrap()).to_string();
+        let mv: Move = answer.parse().unwrap();
+        game.play_strict(mv).unwrap_or_else(|err| panic!("{answer}: {err}"));
+        let clock = if mover == 0 { &mut p1time } else { &mut p2time };
+        *clock = (*clock + 20).saturating_sub(spent);
+        history.push(answer);
+    }
+    let pos = game.position();
+    let expected = match pos.final_score_for_black().signum() {
+        1 => "response p1win",
+        -1 => "response p2win",
+        _ => "response draw",
+    };
+    for e in &mut engines {
+        e.send("query result");
+        assert_eq!(e.recv(), expected);
+    }
+    assert!(p1time > 0 && p2time > 0, "neither engine ran out of time");
+}
+
+#[test]
+fn errors_leave_the_state_unchanged() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves f5");
+    e.send("frobnicate");
+    assert_eq!(e.recv(), "info string error: unknown command 'frobnicate'");
+    e.send("position startpos moves f5 d6 a1");
+    let err = e.recv();
+    assert!(err.starts_with("info string error: position: move 3 (a1): illegal move a1"), "{err}");
+    e.send("position fen XXXX X");
+    assert!(e.recv().starts_with("info string error: position fen: "));
+    e.send("setoption name Level value 11");
+    assert!(e.recv().starts_with("info string error: setoption Level"));
+    e.send("setoption name Colour value blue");
+    assert_eq!(e.recv(), "info string error: unknown option 'Colour'");
+    e.send("go movetime soon");
+    assert!(e.recv().starts_with("info string error: go: "));
+    // The position is still the one after f5: White to move.
+    e.send("query p1turn");
+    assert_eq!(e.recv(), "response false");
+    e.send("d");
+    let board = e.until("moves played");
+    assert_eq!(board.last().map(String::as_str), Some("moves played: f5"));
+}
+
+#[test]
+fn every_evaluation_and_level_plays_legal_moves_on_every_size() {
+    let mut e = Engine::start(&[]);
+    for size in [4, 6, 8] {
+        e.send(&format!("setoption name BoardSize value {size}"));
+        let start = Position::start(BoardSize::from_side(size).unwrap());
+        for eval in ["magpie", "discs", "iagno", "sannidhanam", "corner-edge"] {
+            e.send(&format!("setoption name Eval value {eval}"));
+            e.send("position startpos");
+            e.send("go depth 3");
+            let lines = e.until("bestmove");
+            assert_legal_answer(&start, bestmove_of(lines.last().unwrap()));
+        }
+        e.send("setoption name Eval value magpie");
+        for level in 0..=10 {
+            e.send(&format!("setoption name Level value {level}"));
+            e.send("position startpos");
+            e.send("go movetime 50");
+            let lines = e.until("bestmove");
+            assert_legal_answer(&start, bestmove_of(lines.last().unwrap()));
+        }
+    }
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok", "no error line on the way");
+}
+
+#[test]
+fn people_commands() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("moves");
+    assert_eq!(e.recv(), "moves d3 c4 f5 e6");
+    e.send("eval");
+    let lines = e.until("eval total");
+    assert!(lines.iter().any(|l| l.starts_with("eval mobility raw 0 cp 0")), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("eval total cp 0 "));
+    e.send("d");
+    let lines = e.until("moves played");
+    assert_eq!(lines[0], "  a b c d e f g h");
+    assert!(lines.contains(&format!("fen {}", Position::initial())));
+    e.send("perft 5");
+    assert!(e.recv().starts_with("perft 5 leaves 1396 "));
+}
+
+#[test]
+fn one_shot_bestmove_from_the_command_line() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(["bestmove", "--fen", ffo1, "--depth", "14"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "g8 +18.00 exact\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(["bestmove", "--moves", "f5d6", "--movetime", "100"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mv: Move = text.split_whitespace().next().unwrap().parse().unwrap();
+    let mut game = Game::default();
+    game.play_all(&magpie::formats::parse_moves("f5d6").unwrap()).unwrap();
+    assert!(game.position().is_legal(mv), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(["bestmove", "--moves", "f5a1"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --moves: move 2 (a1)"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Garbage lines: each gets an error line (or its answer, if it happens to be a command), no
+    /// panic, and the engine still answers the next valid command.
+    #[test]
+    fn garbage_lines_get_errors_and_the_engine_carries_on(lines in proptest::collection::vec("\\PC{0,40}", 1..30)) {
+        let mut e = Engine::start(&[]);
+        let mut sent = 0;
+        for line in &lines {
+            let first = line.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            // Commands with lasting effects are not garbage: quit exits, go and perft take time.
+            if ["quit", "go", "perft"].contains(&first.as_str()) || line.contains('\n') || line.contains('\r') {
+                continue;
+            }
+            e.send(line);
+            sent += 1;
+        }
+        e.send("zzz-not-a-command");
+        e.send("isready");
+        let replies = e.until("readyok");
+        prop_assert!(replies.iter().any(|l| l == "info string error: unknown command 'zzz-not-a-command'"));
+        for reply in &replies {
+            prop_assert!(!reply.starts_with("bestmove"), "{}", reply);
+        }
+        prop_assert!(replies.len() <= sent * 12 + 2);
+        let (_, status, stderr) = e.finish();
+        prop_assert!(status.success());
+        prop_assert!(!stderr.contains("panicked"), "{}", stderr);
+    }
+}
