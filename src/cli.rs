@@ -7,6 +7,7 @@ use crate::board::{BoardSize, Convention, Game, Position};
 use crate::engine::settings::{MAX_LEVEL, Settings};
 use crate::eval::EvalKind;
 use crate::formats::{parse_moves, parse_position};
+use crate::protocol::Protocol;
 use crate::search::Limits;
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
@@ -29,6 +30,22 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Engine: the protocol to speak (ugi, nboard or gtp); by default recognised from the first line.
+    #[arg(long)]
+    protocol: Option<Protocol>,
+    /// Engine: the evaluation (magpie, discs, iagno, sannidhanam, corner-edge).
+    #[arg(long, default_value = "magpie")]
+    eval: EvalKind,
+    /// Engine: difficulty level, 0 (random mover) to 10 (full strength).
+    #[arg(long, default_value_t = MAX_LEVEL, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
+    level: u8,
+    /// Engine: milliseconds kept in hand on every timed search.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=5000))]
+    move_overhead: u64,
+    /// Engine: thinking time in milliseconds when a client sets no limit (UGI `go`, GTP `genmove`
+    /// without time settings).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -121,7 +138,12 @@ impl std::error::Error for CliError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     /// Run the engine on stdin and stdout.
-    Engine,
+    Engine {
+        /// The protocol, or `None` to recognise it from the first line.
+        protocol: Option<Protocol>,
+        /// Evaluation, level and timing.
+        settings: Settings,
+    },
     /// Run perft.
     Perft(PerftRequest),
     /// Answer one position.
@@ -157,7 +179,15 @@ where
         }
     };
     match cli.command {
-        None => Ok(Request::Engine),
+        None => Ok(Request::Engine {
+            protocol: cli.protocol,
+            settings: Settings {
+                eval: cli.eval,
+                level: cli.level,
+                move_overhead: Duration::from_millis(cli.move_overhead),
+                default_movetime: Duration::from_millis(cli.movetime),
+            },
+        }),
         Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),
         Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
         Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
@@ -244,9 +274,9 @@ where
             print!("{text}");
             Ok(())
         }
-        Request::Engine => {
+        Request::Engine { protocol, settings } => {
             drop(stdout);
-            crate::engine::run_stdio();
+            crate::engine::run_stdio(protocol, settings);
             Ok(())
         }
         Request::Perft(request) => perft::run(&request, &mut stdout),

@@ -15,6 +15,10 @@ pub mod io;
 pub mod search_thread;
 pub mod settings;
 
+use crate::protocol::Protocol;
+use crate::protocol::gtp::Gtp;
+use crate::protocol::nboard::Nboard;
+use crate::protocol::ugi::Ugi;
 use crate::rng::Rng;
 use crate::search::SearchRequest;
 use crossbeam_channel::{Sender, select, unbounded};
@@ -82,8 +86,8 @@ pub struct Context {
 }
 
 impl Context {
-    fn new(out: Output) -> Context {
-        Context { out, search: SearchThread::spawn(), next_id: 0, settings: Settings::default(), rng: Rng::from_time() }
+    fn new(out: Output, settings: Settings) -> Context {
+        Context { out, search: SearchThread::spawn(), next_id: 0, settings, rng: Rng::from_time() }
     }
 
     /// Starts a search; returns the id its reports will carry.
@@ -118,14 +122,14 @@ impl Context {
 
 /// Runs the engine loop with front end `frontend` until `quit` or the end of input. `first` is a
 /// line already read (the one the protocol was recognised from).
-pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSource, out: Output) {
+pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSource, out: Output, settings: Settings) {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("reader".into())
         .spawn(move || read_input::<F>(first, lines, tx))
         .unwrap_or_else(|e| panic!("cannot start the reader thread: {e}"));
 
-    let mut ctx = Context::new(out);
+    let mut ctx = Context::new(out, settings);
     let reports = ctx.search.reports.clone();
     let never = crossbeam_channel::never();
     let mut eof = false;
@@ -155,11 +159,27 @@ pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSourc
     ctx.search.control(Control::Quit);
 }
 
-/// Runs the engine on stdin and stdout until `quit` or the end of input.
-pub fn run_stdio() {
-    let lines = LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin())));
+/// Runs the engine on stdin and stdout until `quit` or the end of input, speaking `protocol`
+/// (recognised from the first line that is not blank when `None`).
+pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
+    let mut lines = LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin())));
     let out = Output::new(Box::new(std::io::stdout()));
-    run(crate::protocol::ugi::Ugi::default(), None, lines, out);
+    let first = loop {
+        match lines.next_line() {
+            Some(Ok(line)) if line.trim().is_empty() => continue,
+            Some(Ok(line)) => break Some(line),
+            // A first line too long to read is not worth recognising a protocol from.
+            Some(Err(_)) => continue,
+            None => break None,
+        }
+    };
+    let protocol = protocol.unwrap_or_else(|| first.as_deref().map_or(Protocol::Ugi, Protocol::detect));
+    log::info!("speaking {protocol}");
+    match protocol {
+        Protocol::Ugi => run(Ugi::default(), first, lines, out, settings),
+        Protocol::Nboard => run(Nboard::default(), first, lines, out, settings),
+        Protocol::Gtp => run(Gtp::default(), first, lines, out, settings),
+    }
 }
 
 fn read_input<F: Frontend>(first: Option<String>, mut lines: LineSource, tx: Sender<Input<F::Command>>) {

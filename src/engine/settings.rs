@@ -20,11 +20,19 @@ pub struct Settings {
     pub level: u8,
     /// Time kept in hand for the answer to reach the client.
     pub move_overhead: Duration,
+    /// Thinking time when a client gives no limit at all (UGI `go`, GTP `genmove` without time
+    /// settings).
+    pub default_movetime: Duration,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { eval: EvalKind::default(), level: MAX_LEVEL, move_overhead: Duration::from_millis(10) }
+        Settings {
+            eval: EvalKind::default(),
+            level: MAX_LEVEL,
+            move_overhead: Duration::from_millis(10),
+            default_movetime: Duration::from_millis(1000),
+        }
     }
 }
 

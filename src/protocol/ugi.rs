@@ -99,9 +99,6 @@ pub enum Query {
     Result,
 }
 
-/// The thinking time of a `go` with no limit at all, in milliseconds.
-pub const DEFAULT_MOVETIME: u64 = 1000;
-
 /// The deepest `perft` the protocol runs (it cannot be stopped, only quit).
 pub const MAX_PERFT: u32 = 20;
 
@@ -388,7 +385,7 @@ impl Ugi {
         }
     }
 
-    fn limits(&self, go: &GoParams) -> Limits {
+    fn limits(&self, go: &GoParams, default_movetime: Duration) -> Limits {
         let ms = Duration::from_millis;
         let (time, inc) = match self.game.position().side_to_move() {
             Color::Black => (go.p1time, go.p1inc),
@@ -398,7 +395,7 @@ impl Ugi {
         Limits {
             depth: go.depth.map(|d| d.min(60) as u32),
             nodes: go.nodes,
-            movetime: go.movetime.or(no_limit.then_some(DEFAULT_MOVETIME)).map(ms),
+            movetime: go.movetime.map(ms).or(no_limit.then_some(default_movetime)),
             clock: time.map(|t| Clock {
                 time: ms(t),
                 increment: ms(inc.unwrap_or(0)),
@@ -412,7 +409,7 @@ impl Ugi {
         if self.active.is_some() {
             return Ugi::error(ctx, "go: already searching (send stop first)");
         }
-        let limits = self.limits(go);
+        let limits = self.limits(go, ctx.settings.default_movetime);
         let pos = *self.game.position();
         let rng = &mut ctx.rng;
         match ctx.settings.plan(&pos, &limits, received, rng) {
