@@ -186,6 +186,7 @@ where
                 level: cli.level,
                 move_overhead: Duration::from_millis(cli.move_overhead),
                 default_movetime: Duration::from_millis(cli.movetime),
+                ..Settings::default()
             },
         }),
         Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),

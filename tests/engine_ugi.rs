@@ -457,3 +457,27 @@ proptest! {
         prop_assert!(!stderr.contains("panicked"), "{}", stderr);
     }
 }
+
+#[test]
+fn multipv_reports_that_many_lines_best_first() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves f5");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    let last_depth: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
+    // Three lines for depth 5, then the result line repeated before bestmove.
+    assert_eq!(last_depth.len(), 4, "{lines:?}");
+    let score = |l: &str| -> i32 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w[w.iter().position(|x| *x == "cp").unwrap() + 1].parse().unwrap()
+    };
+    for (k, line) in last_depth.iter().take(3).enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+    }
+    assert!(score(last_depth[0]) >= score(last_depth[1]) && score(last_depth[1]) >= score(last_depth[2]));
+    let first_move = last_depth[0].split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap();
+    assert_eq!(bestmove_of(lines.last().unwrap()), first_move);
+    e.send("setoption name MultiPV value 0");
+    assert!(e.recv().starts_with("info string error: setoption MultiPV"));
+}

@@ -5,8 +5,9 @@
 //! check. Before each job the control channel is drained, so a `stop` that arrived after the
 //! previous search had already finished cannot cut the next one short.
 
+use crate::board::Move;
 use crate::board::{Convention, Position, perft};
-use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason};
+use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, unsearched};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::thread;
@@ -153,18 +154,6 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
 
 /// The first legal move (or a pass), with no search.
 fn fallback(request: &SearchRequest) -> SearchResult {
-    let best = request.position.legal_moves().first().map_or(crate::board::Move::Pass, crate::board::Move::Play);
-    SearchResult {
-        best,
-        info: SearchInfo {
-            depth: 0,
-            seldepth: 0,
-            score: 0,
-            exact: false,
-            nodes: 0,
-            time: request.start.elapsed(),
-            pv: vec![best],
-        },
-        stopped: None,
-    }
+    let best = request.position.legal_moves().first().map_or(Move::Pass, Move::Play);
+    unsearched(best, 0, request.start.elapsed())
 }

@@ -23,6 +23,8 @@ pub struct Settings {
     /// Thinking time when a client gives no limit at all (UGI `go`, GTP `genmove` without time
     /// settings).
     pub default_movetime: Duration,
+    /// How many best moves a search scores and reports (UGI `MultiPV`).
+    pub multi_pv: usize,
 }
 
 impl Default for Settings {
@@ -32,6 +34,7 @@ impl Default for Settings {
             level: MAX_LEVEL,
             move_overhead: Duration::from_millis(10),
             default_movetime: Duration::from_millis(1000),
+            multi_pv: 1,
         }
     }
 }
@@ -141,6 +144,7 @@ impl Settings {
         request.deadlines = Deadlines::plan(limits, pos.empty_count(), received, self.move_overhead);
         request.node_limit = if limits.infinite { None } else { limits.nodes };
         request.max_depth = if limits.infinite { 60 } else { limits.depth.unwrap_or(60).clamp(1, 60) };
+        request.multi_pv = self.multi_pv;
         if let LevelPlay::Capped { depth, greedy } = level_play(self.level) {
             request.max_depth = request.max_depth.min(depth);
             if greedy {

@@ -276,11 +276,12 @@ pub enum Reply {
     Response(String),
 }
 
-const OPTION_LINES: [&str; 4] = [
+const OPTION_LINES: [&str; 5] = [
     "option name Eval type combo default magpie var magpie var discs var iagno var sannidhanam var corner-edge",
     "option name Level type spin default 10 min 0 max 10",
     "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name BoardSize type combo default 8 var 4 var 6 var 8",
+    "option name MultiPV type spin default 1 min 1 max 64",
 ];
 
 impl fmt::Display for Reply {
@@ -296,7 +297,11 @@ impl fmt::Display for Reply {
             }
             Reply::ReadyOk => f.write_str("readyok"),
             Reply::Info(info) => {
-                write!(f, "info depth {} seldepth {} score cp {}", info.depth, info.seldepth, info.score)?;
+                write!(f, "info depth {} seldepth {}", info.depth, info.seldepth)?;
+                if let Some(rank) = info.multipv {
+                    write!(f, " multipv {rank}")?;
+                }
+                write!(f, " score cp {}", info.score)?;
                 if info.exact {
                     f.write_str(" exact")?;
                 }
@@ -368,6 +373,10 @@ impl Ugi {
             "moveoverhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => ctx.settings.move_overhead = Duration::from_millis(ms),
                 _ => Ugi::error(ctx, bad("expected 0 to 5000 ms, got")),
+            },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => ctx.settings.multi_pv = n,
+                _ => Ugi::error(ctx, bad("expected 1 to 64, got")),
             },
             "boardsize" => match value.parse::<usize>().ok().and_then(BoardSize::from_side) {
                 Some(size) => self.board_size = size,
@@ -697,6 +706,7 @@ mod tests {
             nodes: 1000,
             time: Duration::from_millis(10),
             pv: vec!["f5".parse().unwrap(), Move::Pass],
+            multipv: None,
         };
         assert_eq!(
             Reply::Info(info).to_string(),

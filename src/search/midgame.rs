@@ -5,7 +5,8 @@
 //! More generally an iteration that never called the evaluation is exact, and deepening stops.
 
 use super::ordering::{ScoredMove, order_moves};
-use super::{INFINITY, MAX_PLY, SearchControl, SearchInfo, SearchRequest, SearchResult, StopReason};
+use super::{INFINITY, MAX_PLY, SearchControl, SearchInfo, SearchRequest, SearchResult, StopReason, unsearched};
+use crate::board::Color;
 use crate::board::{Move, Position, Square};
 use crate::eval::EvalKind;
 use std::time::Instant;
@@ -19,11 +20,16 @@ const PASS: u8 = 64;
 /// Depth from which moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
 
-/// A root move with the score of its last search, for ordering the next iteration.
-#[derive(Clone, Copy, Debug)]
+/// A root move with the score and line of its last search. The score orders the next iteration;
+/// for the moves a multi-PV search scores exactly it is also what is reported.
+#[derive(Clone, Debug)]
 struct RootMove {
     square: u8,
     score: i32,
+    /// Whether `score` is exact at the iteration's depth (not just a bound).
+    exact: bool,
+    /// The line from this move (the move first).
+    pv: Vec<u8>,
 }
 
 /// The search state. It lives as long as the search thread, so that later additions (the
@@ -37,6 +43,7 @@ pub struct Searcher {
     node_limit: u64,
     hard_deadline: Option<Instant>,
     eval: EvalKind,
+    draw_score_for_black: i32,
     /// Triangular PV table: `pv[ply][ply..pv_len[ply]]` is the best line from `ply`.
     pv: Vec<[u8; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
@@ -64,6 +71,7 @@ impl Searcher {
             node_limit: u64::MAX,
             hard_deadline: None,
             eval: EvalKind::default(),
+            draw_score_for_black: 0,
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             prev_pv: Vec::new(),
@@ -76,9 +84,9 @@ impl Searcher {
         self.prev_pv.clear();
     }
 
-    /// Searches `request.position`, calling `on_iteration` after each completed iteration, and
-    /// returns the move to play. The position must not be over; if the side to move must pass,
-    /// the answer is a pass.
+    /// Searches `request.position`, calling `on_iteration` after each completed iteration (once
+    /// per line, best first, in a multi-PV search), and returns the move to play. The position must
+    /// not be over; if the side to move must pass, the answer is a pass.
     pub fn search(
         &mut self,
         request: &SearchRequest,
@@ -89,6 +97,7 @@ impl Searcher {
         self.nodes = 0;
         self.stopped = None;
         self.eval = request.eval;
+        self.draw_score_for_black = request.draw_score_for_black;
         self.node_limit = request.node_limit.unwrap_or(u64::MAX).max(1);
         self.hard_deadline = request.deadlines.hard;
         self.next_check = POLL_INTERVAL.min(self.node_limit);
@@ -96,16 +105,18 @@ impl Searcher {
 
         let moves = root.legal_moves();
         if moves.is_empty() {
-            return self.trivial_result(request, Move::Pass);
+            return unsearched(Move::Pass, 0, request.start.elapsed());
         }
         let mut ordered = Vec::new();
         order_moves(root.player(), root.opponent(), moves.0, root.size().playable(), None, true, &mut ordered);
-        let mut root_moves: Vec<RootMove> =
-            ordered.iter().map(|m| RootMove { square: m.square, score: -INFINITY }).collect();
+        let mut root_moves: Vec<RootMove> = ordered
+            .iter()
+            .map(|m| RootMove { square: m.square, score: -INFINITY, exact: false, pv: vec![m.square] })
+            .collect();
+        let lines = request.multi_pv.clamp(1, root_moves.len());
 
         // Until an iteration finishes, the best guess is the first move of the ordering.
-        let mut result =
-            self.trivial_result(request, Move::Play(Square::from_index_unchecked(root_moves[0].square.into())));
+        let mut result = unsearched(decode(root_moves[0].square), 0, request.start.elapsed());
         let empties = root.empty_count();
         for depth in 1..=request.max_depth.max(1) {
             if depth > 1 && request.deadlines.soft.is_some_and(|soft| Instant::now() >= soft) {
@@ -113,33 +124,36 @@ impl Searcher {
             }
             self.seldepth = 0;
             self.eval_calls = 0;
-            let outcome = self.search_root(&root, depth as i32, &mut root_moves, control);
-            let Some((best_index, score)) = outcome else {
+            let Some(best_index) = self.search_root(&root, depth as i32, &mut root_moves, lines, control) else {
                 // Stopped before the first move was searched: keep the last iteration.
                 break;
             };
-            let best = root_moves[best_index].square;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().map(|&c| decode(c)).collect();
-            result.best = Move::Play(Square::from_index_unchecked(best.into()));
-            result.info = SearchInfo {
+            let exact = self.stopped.is_none() && self.eval_calls == 0;
+            let info = |m: &RootMove, rank: usize, nodes: u64| SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
-                score,
-                exact: self.stopped.is_none() && self.eval_calls == 0,
-                nodes: self.nodes,
+                score: m.score,
+                exact,
+                nodes,
                 time: request.start.elapsed(),
-                pv,
+                pv: m.pv.iter().map(|&c| decode(c)).collect(),
+                multipv: (lines > 1).then_some(rank as u32),
             };
+            result.best = decode(root_moves[best_index].square);
+            result.info = info(&root_moves[best_index], 1, self.nodes);
             if self.stopped.is_some() {
                 break;
             }
-            on_iteration(&result.info);
-            // Best first, then the others by their scores (which are bounds, good enough to order).
+            // Best first, then the others by their scores (bounds below exact scores, so the lines
+            // a multi-PV search reports come first).
             let best_move = root_moves.remove(best_index);
-            root_moves.sort_by_key(|m| -m.score);
+            root_moves.sort_by_key(|m| (-m.score, !m.exact));
             root_moves.insert(0, best_move);
-            self.prev_pv = self.pv[0][..self.pv_len[0]].to_vec();
-            if result.info.exact || depth >= empties.max(1) {
+            for (rank, m) in root_moves.iter().take(lines).enumerate() {
+                on_iteration(&info(m, rank + 1, self.nodes));
+            }
+            self.prev_pv = root_moves[0].pv.clone();
+            if exact || depth >= empties.max(1) {
                 break;
             }
         }
@@ -149,62 +163,69 @@ impl Searcher {
         result
     }
 
-    /// A result before any search: the given move, depth 0, no score.
-    fn trivial_result(&self, request: &SearchRequest, best: Move) -> SearchResult {
-        SearchResult {
-            best,
-            info: SearchInfo {
-                depth: 0,
-                seldepth: 0,
-                score: 0,
-                exact: false,
-                nodes: self.nodes,
-                time: request.start.elapsed(),
-                pv: vec![best],
-            },
-            stopped: None,
-        }
-    }
-
-    /// One iteration at the root. Returns the index of the best move and its score, or `None` if
-    /// stopped before the first move was fully searched. When stopped later, the best of the moves
-    /// searched so far is returned (a move is only counted once its search finished).
+    /// One iteration at the root. The first `lines` moves are searched with an open window, so
+    /// their scores are exact; each later move is first tried with a null window at the score of
+    /// the `lines`-th best so far, and searched again with an open window above it when it beats
+    /// it (with `lines` = 1 this is plain principal-variation search). Returns the index of the best
+    /// move, or `None` if stopped before the first move was fully searched; when stopped later, the
+    /// best of the moves whose search finished.
     fn search_root(
         &mut self,
         root: &Position,
         depth: i32,
         root_moves: &mut [RootMove],
+        lines: usize,
         control: &mut dyn SearchControl,
-    ) -> Option<(usize, i32)> {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    ) -> Option<usize> {
         let mut best: Option<(usize, i32)> = None;
+        // The exact scores found so far in this iteration, best first, at most `lines` of them.
+        let mut top: Vec<i32> = Vec::with_capacity(lines);
+        for m in root_moves.iter_mut() {
+            m.exact = false;
+        }
         self.pv_len[0] = 0;
         for (i, root_move) in root_moves.iter_mut().enumerate() {
             let sq = root_move.square;
             let child = root.play(Square::from_index_unchecked(sq.into()));
-            let on_pv = self.prev_pv.first() == Some(&sq);
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, on_pv, control)
-            } else {
-                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false, control);
-                if probe > alpha && self.stopped.is_none() {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, 1, false, control)
-                } else {
-                    probe
-                }
-            };
+            let on_pv = i == 0 && self.prev_pv.first() == Some(&sq);
+            let floor = if top.len() < lines { -INFINITY } else { top[lines - 1] };
+            let mut score = -INFINITY;
+            let mut searched_open = false;
+            if floor > -INFINITY {
+                score = -self.negamax(&child, depth - 1, -floor - 1, -floor, 1, false, control);
+            }
+            if floor == -INFINITY || (score > floor && self.stopped.is_none()) {
+                score = -self.negamax(&child, depth - 1, -INFINITY, -floor, 1, on_pv, control);
+                searched_open = true;
+            }
             if self.stopped.is_some() {
                 break;
             }
             root_move.score = score;
-            if score > alpha {
-                alpha = score;
+            if searched_open && score > floor {
+                root_move.exact = true;
+                root_move.pv.clear();
+                root_move.pv.push(sq);
+                root_move.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                let at = top.partition_point(|&s| s >= score);
+                top.insert(at, score);
+                top.truncate(lines);
+            }
+            if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
-                self.update_pv(0, sq);
             }
         }
-        best
+        best.map(|(i, _)| i)
+    }
+
+    /// The exact score of a finished game, a draw valued at the contempt.
+    #[inline]
+    fn final_score(&self, pos: &Position) -> i32 {
+        match pos.final_score() {
+            0 if pos.side_to_move() == Color::Black => self.draw_score_for_black,
+            0 => -self.draw_score_for_black,
+            score => score * 100,
+        }
     }
 
     /// Records `code` as the best move at `ply`, followed by the child's line.
@@ -256,7 +277,7 @@ impl Searcher {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             if pos.opponent_moves().is_empty() {
-                return pos.final_score() * 100;
+                return self.final_score(pos);
             }
             // A pass costs no depth.
             let follow = on_pv && self.prev_pv.get(ply) == Some(&PASS);
@@ -419,6 +440,81 @@ mod tests {
         request.deadlines = Deadlines { soft: Some(Instant::now()), hard: Some(Instant::now()) };
         let result = Searcher::new().search(&request, &mut NoControl, &mut |_| {});
         assert!(Position::initial().is_legal(result.best));
+    }
+
+    #[test]
+    fn multi_pv_scores_every_reported_move_exactly() {
+        let mut state = 0x0bad_cafe_1234_5678u64;
+        for _ in 0..20 {
+            let mut pos = Position::initial();
+            while pos.empty_count() > 9 && !pos.is_game_over() {
+                if pos.must_pass() {
+                    pos = pos.pass();
+                    continue;
+                }
+                let moves: Vec<_> = pos.legal_moves().iter().collect();
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+            }
+            if pos.legal_moves().len() < 2 {
+                continue;
+            }
+            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            request.multi_pv = 3;
+            let mut last = Vec::new();
+            Searcher::new().search(&request, &mut NoControl, &mut |info| {
+                if info.multipv == Some(1) {
+                    last.clear();
+                }
+                last.push(info.clone());
+            });
+            let expected_lines = pos.legal_moves().len().min(3) as usize;
+            assert_eq!(last.len(), expected_lines, "{pos}");
+            let mut exact: Vec<i32> = pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq)) * 100).collect();
+            exact.sort_unstable_by(|a, b| b.cmp(a));
+            for (rank, info) in last.iter().enumerate() {
+                assert!(info.exact);
+                assert_eq!(info.multipv, Some(rank as u32 + 1));
+                let first = info.pv[0];
+                assert_eq!(-minimax(&pos.try_play(first).unwrap()) * 100, info.score, "{pos} line {rank}");
+                assert_eq!(info.score, exact[rank], "{pos}: the reported lines are the best ones");
+            }
+        }
+    }
+
+    #[test]
+    fn contempt_values_draws() {
+        // 4x4 is lost for Black, so look for a drawn position: play random 4x4 games and keep the
+        // first position whose exact value is a draw.
+        let mut state = 0x5555_aaaa_1234_4321u64;
+        let pos = loop {
+            let mut pos = Position::start(BoardSize::Four);
+            for _ in 0..(state % 6) {
+                if pos.legal_moves().is_empty() {
+                    break;
+                }
+                let moves: Vec<_> = pos.legal_moves().iter().collect();
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+            }
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            if !pos.legal_moves().is_empty() && minimax(&pos) == 0 {
+                break pos;
+            }
+        };
+        for contempt in [-100, 0, 100] {
+            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            request.draw_score_for_black = contempt;
+            let result = Searcher::new().search(&request, &mut NoControl, &mut |_| {});
+            assert!(result.info.exact);
+            let for_mover = if pos.side_to_move() == crate::board::Color::Black { contempt } else { -contempt };
+            // Perfect play draws, so neither side can force a win: the value is the draw's.
+            assert_eq!(result.info.score, for_mover, "{pos}");
+        }
     }
 
     #[test]

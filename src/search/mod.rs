@@ -39,6 +39,11 @@ pub struct SearchRequest {
     pub start: Instant,
     /// The evaluation at the leaves.
     pub eval: EvalKind,
+    /// How many best moves to score exactly and report (1 for a plain search).
+    pub multi_pv: usize,
+    /// The value of a drawn game for Black, in centi-discs (NBoard's contempt); White's is its
+    /// negation.
+    pub draw_score_for_black: i32,
 }
 
 impl SearchRequest {
@@ -51,6 +56,8 @@ impl SearchRequest {
             deadlines: Deadlines::default(),
             start: Instant::now(),
             eval,
+            multi_pv: 1,
+            draw_score_for_black: 0,
         }
     }
 }
@@ -72,6 +79,8 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The principal variation, from the root.
     pub pv: Vec<Move>,
+    /// In a multi-PV search, the rank of this line (1 = best); `None` in a plain search.
+    pub multipv: Option<u32>,
 }
 
 impl SearchInfo {
@@ -96,6 +105,15 @@ pub struct SearchResult {
 pub trait SearchControl {
     /// `Some(reason)` to abort the search now.
     fn poll(&mut self) -> Option<StopReason>;
+}
+
+/// A search result with no search behind it: `best` at depth 0 with the given score.
+pub fn unsearched(best: Move, score: i32, time: Duration) -> SearchResult {
+    SearchResult {
+        best,
+        info: SearchInfo { depth: 0, seldepth: 0, score, exact: false, nodes: 0, time, pv: vec![best], multipv: None },
+        stopped: None,
+    }
 }
 
 /// A control that never stops the search (limits and deadlines still apply).

@@ -6,7 +6,7 @@ use crate::board::{Move, Position};
 use crate::engine::settings::{ImmediateReason, MovePlan, Settings};
 use crate::protocol::ugi::discs_text;
 use crate::rng::Rng;
-use crate::search::{Limits, NoControl, SearchInfo, SearchResult, Searcher};
+use crate::search::{Limits, NoControl, SearchResult, Searcher, unsearched};
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -50,16 +50,7 @@ fn search(settings: &Settings, pos: &Position, limits: &Limits, started: Instant
         MovePlan::Immediate { reason: ImmediateReason::OnlyMove, .. } => settings.search_request(pos, limits, started),
         MovePlan::Immediate { mv: Move::Play(sq), .. } => {
             let score = -settings.eval.evaluate(&pos.play(sq));
-            let info = SearchInfo {
-                depth: 0,
-                seldepth: 0,
-                score,
-                exact: false,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: vec![Move::Play(sq)],
-            };
-            return Some(SearchResult { best: Move::Play(sq), info, stopped: None });
+            return Some(unsearched(Move::Play(sq), score, started.elapsed()));
         }
         MovePlan::Immediate { .. } | MovePlan::GameOver => return None,
     };
