@@ -481,3 +481,21 @@ fn multipv_reports_that_many_lines_best_first() {
     e.send("setoption name MultiPV value 0");
     assert!(e.recv().starts_with("info string error: setoption MultiPV"));
 }
+
+#[test]
+fn stop_right_after_go_is_not_lost() {
+    // The stop may reach the search thread before the search itself: it must still stop it.
+    let mut e = Engine::start(&[]);
+    for _ in 0..20 {
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+        let line = loop {
+            let line = e.recv_within(5.0);
+            if line.starts_with("bestmove") {
+                break line;
+            }
+        };
+        assert_legal_answer(&Position::initial(), bestmove_of(&line));
+    }
+}

@@ -104,9 +104,9 @@ impl Context {
         self.next_id
     }
 
-    /// Asks the running search to stop and report.
+    /// Asks the search started last to stop and report (at once if it has not started yet).
     pub fn stop_search(&self) {
-        self.search.control(Control::Stop);
+        self.search.control(Control::Stop(self.next_id));
     }
 
     /// Tells the search thread that a new game starts.

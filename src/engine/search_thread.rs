@@ -2,8 +2,9 @@
 //! runs them, and reports back through a channel. It never prints.
 //!
 //! Control messages (`stop`, `quit`) go over their own channel, which the search polls at its node
-//! check. Before each job the control channel is drained, so a `stop` that arrived after the
-//! previous search had already finished cannot cut the next one short.
+//! check. A `stop` names the job it is for: one that arrives after its search has finished is
+//! ignored by the next search, and one that arrives before its search has even started (a client
+//! sending `go` and `stop` back to back) still stops it.
 
 use crate::board::Move;
 use crate::board::{Convention, Position, perft};
@@ -39,8 +40,8 @@ pub enum Job {
 /// Messages that interrupt a running job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
-    /// Stop and report the best move so far.
-    Stop,
+    /// Stop the job with this id and report the best move so far.
+    Stop(u64),
     /// Abandon the search: the engine is exiting.
     Quit,
 }
@@ -107,29 +108,36 @@ impl SearchThread {
     }
 }
 
-/// The control seen by the search: the channel.
+/// The control seen by the search: the channel, read for the job `id`. `latest_stop` is the
+/// highest job id a stop was received for; job ids only grow, so a job is stopped once
+/// `latest_stop` reaches its id, whether the stop came before or during its search.
 struct ChannelControl<'a> {
     control: &'a Receiver<Control>,
+    id: u64,
+    latest_stop: &'a mut u64,
 }
 
 impl SearchControl for ChannelControl<'_> {
     fn poll(&mut self) -> Option<StopReason> {
-        match self.control.try_recv() {
-            Ok(Control::Stop) => Some(StopReason::Stopped),
-            Ok(Control::Quit) | Err(TryRecvError::Disconnected) => Some(StopReason::Quit),
-            Err(TryRecvError::Empty) => None,
+        loop {
+            match self.control.try_recv() {
+                Ok(Control::Stop(id)) => *self.latest_stop = (*self.latest_stop).max(id),
+                Ok(Control::Quit) | Err(TryRecvError::Disconnected) => return Some(StopReason::Quit),
+                Err(TryRecvError::Empty) => break,
+            }
         }
+        (*self.latest_stop >= self.id).then_some(StopReason::Stopped)
     }
 }
 
 fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
     let mut searcher = Searcher::new();
+    let mut latest_stop = 0;
     while let Ok(job) = jobs.recv() {
-        while control.try_recv().is_ok() {}
         match job {
             Job::Search { id, request } => {
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    let mut channel = ChannelControl { control: &control };
+                    let mut channel = ChannelControl { control: &control, id, latest_stop: &mut latest_stop };
                     let mut on_iteration =
                         |info: &SearchInfo| drop(reports.send(Report::Iteration { id, info: info.clone() }));
                     searcher.search(&request, &mut channel, &mut on_iteration)
