@@ -4,7 +4,8 @@
 //!
 //! Module map:
 //! - [`board`]: squares, bitboards, positions, move generation and flips, board sizes, perft;
-//! - [`formats`]: text forms of positions, moves, OBF test-suite lines and ASCII boards;
+//! - [`formats`]: text forms of positions, moves, OBF test-suite lines, GGF games and ASCII
+//!   boards;
 //! - [`eval`]: evaluations (Magpie's own and the classic ones);
 //! - [`search`]: iterative deepening PVS, limits and time plans, move ordering;
 //! - [`engine`]: the reader, engine-loop and search threads;

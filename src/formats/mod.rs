@@ -1,12 +1,18 @@
-//! Text forms of the board's types: position strings, move lists, OBF test-suite lines and the
-//! ASCII diagram. Text ↔ types, nothing else: parsing at the edge, once.
+//! Text forms of the board's types: position strings, move lists, OBF test-suite lines, GGF games
+//! (the format of GGS, NBoard's `set game` and game archives) and the ASCII diagram. Text ↔ types,
+//! nothing else: parsing at the edge, once.
 
 pub mod ascii;
+pub mod ggf;
 pub mod move_list;
 pub mod obf;
 pub mod position_text;
 
 pub use ascii::{ascii_board, parse_ascii_board};
+pub use ggf::{
+    Clock, GameEnd, GgfGame, GgfMove, GgfResult, MoveText, ParseClockError, ParseGgfError, ParseMoveTextError,
+    ParseResultError, parse_ggf_games,
+};
 pub use move_list::{ParseMovesError, compact_moves, parse_moves, spaced_moves};
 pub use obf::{ObfLine, ParseObfError};
 pub use position_text::{ParsePositionError, parse_position};
