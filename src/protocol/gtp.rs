@@ -445,8 +445,6 @@ struct Active {
     base: Game,
     /// When the clock started.
     start: Instant,
-    /// A `quit` waits behind this genmove: the search is to stop at once.
-    stop_requested: bool,
 }
 
 /// The GTP front end: the game, the board size for `clear_board`, the undo stack, the clocks, and
@@ -616,7 +614,7 @@ impl Gtp {
         match ctx.settings.plan(&root, &limits, start, &mut ctx.rng) {
             MovePlan::Search(request) => {
                 let search = ctx.start_search(request);
-                self.active = Some(Active { search, id, color, play, base, start, stop_requested: false });
+                self.active = Some(Active { search, id, color, play, base, start });
                 None
             }
             MovePlan::Immediate { mv, .. } => Some(Ok(self.conclude(base, color, play, mv, start))),
@@ -746,11 +744,10 @@ impl Frontend for Gtp {
     }
 
     fn on_command(&mut self, command: Command, received: Instant, ctx: &mut Context) -> Flow {
-        if let Some(active) = &mut self.active {
+        if self.active.is_some() {
             if command.kind == Kind::Quit {
                 // The client is leaving: the genmove is answered (in order) with the best move so
                 // far rather than after its full time.
-                active.stop_requested = true;
                 ctx.stop_search();
             }
             self.queue.push_back((command, received));
@@ -767,18 +764,8 @@ impl Frontend for Gtp {
     fn on_report(&mut self, report: Report, ctx: &mut Context) -> Flow {
         let (search, result) = match report {
             Report::Finished { id, result } => (id, result),
-            Report::Iteration { id, .. } => {
-                // GTP has no progress lines. A stop sent before the search thread took the job is
-                // dropped when the job starts, so a stop still wanted is sent again once the search
-                // is seen running.
-                if let Some(active) = &self.active
-                    && active.search == id
-                    && active.stop_requested
-                {
-                    ctx.stop_search();
-                }
-                return Flow::Continue;
-            }
+            // GTP has no progress lines.
+            Report::Iteration { .. } => return Flow::Continue,
             Report::Perft { .. } => return Flow::Continue,
         };
         let Some(active) = self.active.take_if(|a| a.search == search) else {

@@ -1,32 +1,577 @@
-//! Placeholder while the Nboard front end is written.
+//! The NBoard protocol (version 2), as the NBoard GUI, Edax `-nboard` and NTest speak it.
+//!
+//! The GUI sends state (`set game <GGF>`, `move`, `set depth`, `set contempt`), then `ping k`, then
+//! a request (`go`, `hint n`, `learn`, `analyze`). Replies to a request are only meaningful after the
+//! `pong k` that precedes them: the GUI drops results tagged with an older ping. So a `ping` stops
+//! the running search, and everything that arrives after it waits until the `pong` is written.
+//!
+//! Evaluations are in discs from the side to move's point of view; a pass is `PA`.
 
+use super::{keyword, offending, word};
+use crate::board::{Color, Game, Move, Position};
 use crate::engine::search_thread::Report;
+use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
-use std::time::Instant;
+use crate::formats::ggf::{GgfGame, MoveText};
+use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult};
+use nom::Parser;
+use nom::branch::alt;
+use nom::character::complete::{i32 as signed, space0, space1, u32 as number};
+use nom::combinator::{all_consuming, map, rest};
+use nom::sequence::preceded;
+use std::collections::VecDeque;
+use std::fmt;
+use std::time::{Duration, Instant};
 
-/// The Nboard front end.
-#[derive(Default)]
-pub struct Nboard;
+/// The depth used until the GUI sends `set depth`.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// A command from the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `nboard <version>`.
+    Hello(u32),
+    /// `set depth <n>`: the deepest search, in plies.
+    SetDepth(u32),
+    /// `set game <GGF>`: the whole game.
+    SetGame(Box<GgfGame>),
+    /// `set contempt <n>`: the value of a draw for Black, in centi-discs.
+    SetContempt(i32),
+    /// `move <mv>[/<eval>[/<time>]]`: a move played, with the mover's time in seconds.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Its time in seconds, if given.
+        time: Option<f64>,
+    },
+    /// `hint <n>`: analyse and report about n best moves.
+    Hint(usize),
+    /// `go`: choose a move (and do not play it).
+    Go,
+    /// `ping <n>`.
+    Ping(String),
+    /// `learn`.
+    Learn,
+    /// `analyze`: evaluate every position of the game.
+    Analyze,
+    /// `quit`.
+    Quit,
+}
+
+/// Parses one line. Blank lines are ignored.
+pub fn parse(line: &str) -> Option<Result<Command, String>> {
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    Some(parse_command(line))
+}
+
+fn parse_command(line: &str) -> Result<Command, String> {
+    let (args, name) = word(line).map_err(|_| "empty line".to_string())?;
+    let args = args.trim();
+    let lower = name.to_ascii_lowercase();
+    let no_args = |command: Command| {
+        if args.is_empty() { Ok(command) } else { Err(format!("{lower}: unexpected '{}'", first_word(args))) }
+    };
+    match lower.as_str() {
+        "nboard" => parse_number(args, "nboard").map(Command::Hello),
+        "set" => parse_set(args),
+        "move" => parse_move(args),
+        "hint" => parse_number(args, "hint").map(|n| Command::Hint(n.max(1) as usize)),
+        "go" => no_args(Command::Go),
+        "ping" => Ok(Command::Ping(args.to_string())),
+        "learn" => no_args(Command::Learn),
+        "analyze" => no_args(Command::Analyze),
+        "quit" => no_args(Command::Quit),
+        _ => Err(format!("unknown command '{name}'")),
+    }
+}
+
+fn first_word(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+fn parse_number(args: &str, command: &str) -> Result<u32, String> {
+    let parsed: nom::IResult<&str, u32> = all_consuming(preceded(space0, number)).parse(args);
+    parsed.map(|(_, n)| n).map_err(|_| format!("{command}: expected a number, got '{}'", first_word(args)))
+}
+
+/// `set depth <n>`, `set game <GGF>`, `set contempt <n>`.
+fn parse_set(args: &str) -> Result<Command, String> {
+    let result: nom::IResult<&str, Command> = alt((
+        map(all_consuming(preceded(keyword("depth"), preceded(space1, number))), |d| Command::SetDepth(d.clamp(1, 60))),
+        map(all_consuming(preceded(keyword("contempt"), preceded(space1, signed))), Command::SetContempt),
+    ))
+    .parse(args);
+    if let Ok((_, command)) = result {
+        return Ok(command);
+    }
+    let game: nom::IResult<&str, &str> = preceded(keyword("game"), preceded(space1, rest)).parse(args);
+    match game {
+        Ok((_, text)) => {
+            GgfGame::parse(text).map(|g| Command::SetGame(Box::new(g))).map_err(|e| format!("set game: {e}"))
+        }
+        Err(e) => Err(format!("set: unexpected '{}' (expected depth, game or contempt with a value)", offending(&e))),
+    }
+}
+
+/// `move <mv>[/<eval>[/<time>]]`; blanks may stand for the slashes, as Edax writes them.
+fn parse_move(args: &str) -> Result<Command, String> {
+    let text = args.split_whitespace().collect::<Vec<_>>().join("/");
+    let parsed: MoveText = text.parse().map_err(|e| format!("move: {e}"))?;
+    Ok(Command::Move { mv: parsed.mv, time: parsed.time })
+}
+
+/// A line to the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// `set myname <name>`.
+    MyName(String),
+    /// `pong <n>`.
+    Pong(String),
+    /// `=== <move>[/<eval>[/<time>]]`.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Its evaluation, in centi-discs for the mover.
+        eval: Option<i32>,
+        /// Seconds spent.
+        time: f64,
+    },
+    /// `search <pv> <eval> 0 <depth>` for one analysed move.
+    Search {
+        /// The line, its first move played by `mover`.
+        pv: Vec<Move>,
+        /// Who plays the first move of the line.
+        mover: Color,
+        /// Centi-discs for the mover.
+        eval: i32,
+        /// Nominal depth.
+        depth: u32,
+        /// Whether the evaluation is the exact result.
+        exact: bool,
+    },
+    /// `status <text>` (empty text clears the status bar).
+    Status(String),
+    /// `nodestats <nodes> <seconds>`.
+    NodeStats {
+        /// Nodes searched.
+        nodes: u64,
+        /// Seconds.
+        seconds: f64,
+    },
+    /// `analysis <movesMade> <eval>`.
+    Analysis {
+        /// Moves (passes included) made before the position.
+        moves_made: usize,
+        /// Centi-discs for the side to move there.
+        eval: i32,
+    },
+    /// `learned`.
+    Learned,
+}
+
+/// Centi-discs as NBoard's decimal discs: `1.50`, `-3.00`.
+fn discs(cp: i32) -> String {
+    format!("{:.2}", f64::from(cp) / 100.0)
+}
+
+/// A move of a line, upper case for Black and lower case for White, as in Othello transcripts.
+fn line_move(mv: Move, color: Color) -> String {
+    let text = match mv {
+        Move::Play(sq) => sq.to_string(),
+        Move::Pass => "pa".to_string(),
+    };
+    if color == Color::Black { text.to_uppercase() } else { text }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::MyName(name) => write!(f, "set myname {name}"),
+            Reply::Pong(n) => write!(f, "pong {n}"),
+            Reply::Move { mv, eval, time } => {
+                let mv = match mv {
+                    Move::Play(sq) => sq.to_uppercase(),
+                    Move::Pass => "PA".to_string(),
+                };
+                match eval {
+                    Some(eval) => write!(f, "=== {mv}/{}/{time:.2}", discs(*eval)),
+                    None => write!(f, "=== {mv}//{time:.2}"),
+                }
+            }
+            Reply::Search { pv, mover, eval, depth, exact } => {
+                let mut color = *mover;
+                let mut line = String::new();
+                for mv in pv {
+                    line.push_str(&line_move(*mv, color));
+                    color = color.opposite();
+                }
+                let depth = if *exact { "100%".to_string() } else { depth.to_string() };
+                write!(f, "search {line} {} 0 {depth}", discs(*eval))
+            }
+            Reply::Status(text) if text.is_empty() => f.write_str("status"),
+            Reply::Status(text) => write!(f, "status {text}"),
+            Reply::NodeStats { nodes, seconds } => write!(f, "nodestats {nodes} {seconds:.2}"),
+            Reply::Analysis { moves_made, eval } => write!(f, "analysis {moves_made} {}", discs(*eval)),
+            Reply::Learned => f.write_str("learned"),
+        }
+    }
+}
+
+/// A request whose answer is owed.
+#[derive(Debug)]
+enum Job {
+    /// `go`: answer `===` unless a ping interrupted it.
+    Go { id: u64, interrupted: bool },
+    /// `hint n`: the search lines are written as they come.
+    Hint { id: u64, mover: Color, passed: bool },
+    /// `analyze`: the positions still to evaluate, last first, and the one being searched.
+    Analyze { id: u64, moves_made: usize, passed: bool, remaining: Vec<(usize, Position)> },
+}
+
+impl Job {
+    fn id(&self) -> u64 {
+        match self {
+            Job::Go { id, .. } | Job::Hint { id, .. } | Job::Analyze { id, .. } => *id,
+        }
+    }
+}
+
+/// The NBoard front end.
+pub struct Nboard {
+    /// The game as the GUI described it (start, moves with times, clocks).
+    ggf: GgfGame,
+    /// Deepest search.
+    depth: u32,
+    /// Value of a draw for Black, centi-discs.
+    contempt: i32,
+    /// The running request.
+    job: Option<Job>,
+    /// Commands that arrived after a ping whose pong is not written yet, or after a request that is
+    /// still running.
+    queue: VecDeque<(Command, Instant)>,
+}
+
+impl Default for Nboard {
+    fn default() -> Nboard {
+        Nboard {
+            ggf: GgfGame::new(Position::initial()),
+            depth: DEFAULT_DEPTH,
+            contempt: 0,
+            job: None,
+            queue: VecDeque::new(),
+        }
+    }
+}
+
+impl Nboard {
+    fn send(ctx: &mut Context, reply: Reply) {
+        ctx.line(&reply.to_string());
+    }
+
+    fn error(ctx: &mut Context, message: &str) {
+        Nboard::send(ctx, Reply::Status(format!("Magpie error: {message}")));
+    }
+
+    fn game(&self) -> Game {
+        self.ggf.game()
+    }
+
+    fn position(&self) -> Position {
+        self.ggf.position()
+    }
+
+    /// The clock of the side to move: what the GGF's clock leaves it.
+    fn clock(&self) -> Option<Clock> {
+        let color = self.position().side_to_move();
+        let time = self.ggf.time_left(color)?;
+        let increment = self.ggf.clock(color).map_or(Duration::ZERO, |c| c.increment);
+        Some(Clock { time, increment, moves_to_go: None })
+    }
+
+    fn request(&self, pos: &Position, limits: &Limits, received: Instant, ctx: &Context) -> Box<SearchRequest> {
+        let mut request = ctx.settings.search_request(pos, limits, received);
+        request.draw_score_for_black = self.contempt;
+        request
+    }
+
+    /// Handles a command now (nothing is running or queued ahead of it).
+    fn handle(&mut self, command: Command, received: Instant, ctx: &mut Context) -> Flow {
+        match command {
+            Command::Hello(_) => Nboard::send(ctx, Reply::MyName(format!("Magpie{}", self.depth))),
+            Command::SetDepth(depth) => {
+                self.depth = depth;
+                Nboard::send(ctx, Reply::MyName(format!("Magpie{depth}")));
+            }
+            Command::SetGame(game) => {
+                self.ggf = *game;
+                ctx.new_game();
+            }
+            Command::SetContempt(contempt) => self.contempt = contempt,
+            Command::Move { mv, time } => {
+                if let Err(e) = self.ggf.push_move(mv, None, time) {
+                    Nboard::error(ctx, &format!("move: {e}"));
+                }
+            }
+            Command::Ping(n) => Nboard::send(ctx, Reply::Pong(n)),
+            Command::Learn => Nboard::send(ctx, Reply::Learned),
+            Command::Go => self.go(received, ctx),
+            Command::Hint(n) => self.hint(n, received, ctx),
+            Command::Analyze => self.analyze(received, ctx),
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn go(&mut self, received: Instant, ctx: &mut Context) {
+        let pos = self.position();
+        let limits = Limits { depth: Some(self.depth), clock: self.clock(), ..Limits::default() };
+        let plan = ctx.settings.plan(&pos, &limits, received, &mut ctx.rng);
+        match plan {
+            MovePlan::GameOver => Nboard::error(ctx, "go: the game is over"),
+            MovePlan::Immediate { mv, .. } => {
+                Nboard::send(ctx, Reply::Move { mv, eval: None, time: received.elapsed().as_secs_f64() })
+            }
+            MovePlan::Search(mut request) => {
+                request.draw_score_for_black = self.contempt;
+                Nboard::send(ctx, Reply::Status("Magpie is thinking".to_string()));
+                let id = ctx.start_search(request);
+                self.job = Some(Job::Go { id, interrupted: false });
+            }
+        }
+    }
+
+    /// Searches the position (or, when the side to move must pass, the position after the pass)
+    /// with no clock, to the set depth, reporting `n` lines at every depth.
+    fn hint(&mut self, n: usize, received: Instant, ctx: &mut Context) {
+        let pos = self.position();
+        if pos.is_game_over() {
+            return Nboard::error(ctx, "hint: the game is over");
+        }
+        let passed = pos.must_pass();
+        let searched = if passed { pos.pass() } else { pos };
+        let mut request =
+            self.request(&searched, &Limits { depth: Some(self.depth), ..Limits::default() }, received, ctx);
+        request.multi_pv = if passed { 1 } else { n };
+        Nboard::send(ctx, Reply::Status("Magpie is thinking".to_string()));
+        let id = ctx.start_search(request);
+        self.job = Some(Job::Hint { id, mover: pos.side_to_move(), passed });
+    }
+
+    /// Starts the analysis of every position of the game, from the last one back.
+    fn analyze(&mut self, received: Instant, ctx: &mut Context) {
+        let game = self.game();
+        let remaining: Vec<(usize, Position)> = game.positions().iter().copied().enumerate().collect();
+        Nboard::send(ctx, Reply::Status("Magpie is analysing the game".to_string()));
+        self.next_analysis(remaining, received, ctx);
+    }
+
+    /// Evaluates positions from the end of `remaining` until one needs a search (which is started)
+    /// or none is left.
+    fn next_analysis(&mut self, mut remaining: Vec<(usize, Position)>, received: Instant, ctx: &mut Context) {
+        while let Some((moves_made, pos)) = remaining.pop() {
+            if pos.is_game_over() {
+                Nboard::send(ctx, Reply::Analysis { moves_made, eval: pos.final_score() * 100 });
+                continue;
+            }
+            let passed = pos.must_pass();
+            let searched = if passed { pos.pass() } else { pos };
+            let request =
+                self.request(&searched, &Limits { depth: Some(self.depth), ..Limits::default() }, received, ctx);
+            let id = ctx.start_search(request);
+            self.job = Some(Job::Analyze { id, moves_made, passed, remaining });
+            return;
+        }
+        self.job = None;
+        Nboard::send(ctx, Reply::Status(String::new()));
+    }
+
+    fn finished(&mut self, id: u64, result: SearchResult, ctx: &mut Context) {
+        let Some(job) = self.job.take() else { return };
+        if job.id() != id {
+            self.job = Some(job);
+            return;
+        }
+        match job {
+            Job::Go { interrupted, .. } => {
+                if !interrupted {
+                    let eval = (result.info.depth > 0).then_some(result.info.score);
+                    let time = result.info.time.as_secs_f64();
+                    Nboard::send(ctx, Reply::Move { mv: result.best, eval, time });
+                }
+                Nboard::send(ctx, Reply::Status(String::new()));
+            }
+            Job::Hint { .. } => Nboard::send(ctx, Reply::Status(String::new())),
+            Job::Analyze { moves_made, passed, remaining, .. } => {
+                let interrupted = result.stopped.is_some();
+                let eval = if passed { -result.info.score } else { result.info.score };
+                if !interrupted {
+                    Nboard::send(ctx, Reply::Analysis { moves_made, eval });
+                    self.next_analysis(remaining, Instant::now(), ctx);
+                } else {
+                    Nboard::send(ctx, Reply::Status(String::new()));
+                }
+            }
+        }
+        self.drain(ctx);
+    }
+
+    fn iteration(&mut self, id: u64, info: &SearchInfo, ctx: &mut Context) {
+        let Some(Job::Hint { id: job_id, mover, passed }) = self.job else { return };
+        if job_id != id {
+            return;
+        }
+        let (pv, eval) = if passed {
+            (std::iter::once(Move::Pass).chain(info.pv.iter().copied()).collect(), -info.score)
+        } else {
+            (info.pv.clone(), info.score)
+        };
+        Nboard::send(ctx, Reply::Search { pv, mover, eval, depth: info.depth, exact: info.exact });
+        if info.multipv.unwrap_or(1) == 1 {
+            Nboard::send(ctx, Reply::NodeStats { nodes: info.nodes, seconds: info.time.as_secs_f64() });
+        }
+    }
+
+    /// Handles queued commands in order until one starts a job.
+    fn drain(&mut self, ctx: &mut Context) -> Flow {
+        while self.job.is_none() {
+            let Some((command, received)) = self.queue.pop_front() else { break };
+            if self.handle(command, received, ctx) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+}
 
 impl Frontend for Nboard {
-    type Command = String;
-    fn parse(line: &str) -> Option<Result<String, String>> {
-        Some(Err(format!("not yet: {line}")))
+    type Command = Command;
+
+    fn parse(line: &str) -> Option<Result<Command, String>> {
+        parse(line)
     }
-    fn on_command(&mut self, _: String, _: Instant, _: &mut Context) -> Flow {
-        Flow::Continue
+
+    fn on_command(&mut self, command: Command, received: Instant, ctx: &mut Context) -> Flow {
+        if let Some(job) = &mut self.job {
+            // A ping stops the running request; its pong, and everything after it, wait until the
+            // request has stopped, so that no stale output follows the pong.
+            if let Command::Ping(_) = command {
+                match job {
+                    Job::Go { interrupted, .. } => *interrupted = true,
+                    Job::Analyze { remaining, .. } => remaining.clear(),
+                    Job::Hint { .. } => {}
+                }
+                ctx.stop_search();
+            }
+            self.queue.push_back((command, received));
+            return Flow::Continue;
+        }
+        if !self.queue.is_empty() {
+            self.queue.push_back((command, received));
+            return self.drain(ctx);
+        }
+        self.handle(command, received, ctx)
     }
+
     fn on_parse_error(&mut self, message: String, ctx: &mut Context) -> Flow {
-        ctx.line(&message);
+        Nboard::error(ctx, &message);
         Flow::Continue
     }
-    fn on_report(&mut self, _: Report, _: &mut Context) -> Flow {
+
+    fn on_report(&mut self, report: Report, ctx: &mut Context) -> Flow {
+        match report {
+            Report::Iteration { id, info } => self.iteration(id, &info, ctx),
+            Report::Finished { id, result } => {
+                self.finished(id, result, ctx);
+                return self.drain(ctx);
+            }
+            Report::Perft { .. } => {}
+        }
         Flow::Continue
     }
-    fn on_eof(&mut self, _: &mut Context) -> Flow {
+
+    fn on_eof(&mut self, ctx: &mut Context) -> Flow {
+        // A `go` is bounded by its depth and clock and is answered; a hint or an analysis may run
+        // for long, so it is stopped.
+        if matches!(self.job, Some(Job::Hint { .. } | Job::Analyze { .. })) {
+            if let Some(Job::Analyze { remaining, .. }) = &mut self.job {
+                remaining.clear();
+            }
+            ctx.stop_search();
+        }
         Flow::Continue
     }
+
     fn busy(&self) -> bool {
-        false
+        self.job.is_some() || !self.queue.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap_or_else(|| panic!("{line} ignored")).unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+
+    fn err(line: &str) -> String {
+        parse(line).unwrap_or_else(|| panic!("{line} ignored")).unwrap_err()
+    }
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(ok("nboard 2"), Command::Hello(2));
+        assert_eq!(ok("set depth 14"), Command::SetDepth(14));
+        assert_eq!(ok("set contempt -100"), Command::SetContempt(-100));
+        assert_eq!(ok("move F5//2.449"), Command::Move { mv: "f5".parse().unwrap(), time: Some(2.449) });
+        assert_eq!(ok("move D6/0.00"), Command::Move { mv: "d6".parse().unwrap(), time: None });
+        assert_eq!(ok("move PA"), Command::Move { mv: Move::Pass, time: None });
+        assert_eq!(ok("move d3 -1.00 0.5"), Command::Move { mv: "d3".parse().unwrap(), time: Some(0.5) });
+        assert_eq!(ok("hint 4"), Command::Hint(4));
+        assert_eq!(ok("go"), Command::Go);
+        assert_eq!(ok("ping 7"), Command::Ping("7".into()));
+        assert_eq!(ok("learn"), Command::Learn);
+        assert_eq!(ok("analyze"), Command::Analyze);
+        assert_eq!(ok("quit"), Command::Quit);
+        let Command::SetGame(game) = ok(
+            "set game (;GM[Othello]PC[NBoard]DT[2014-02-08]PB[Human]PW[Magpie]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//2.449]W[F6/-1.00/0.01];)",
+        ) else {
+            panic!("set game")
+        };
+        assert_eq!(game.moves().len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert!(err("frobnicate").contains("'frobnicate'"));
+        assert!(err("set depth x").contains("set"));
+        assert!(err("set colour red").contains("'colour'"));
+        assert!(err("move Z9").contains("Z9"));
+        assert!(err("hint many").contains("'many'"));
+        assert!(err("set game (;GM[Othello]BO[8 XX *]B[F5];)").starts_with("set game: "));
+        assert!(err("go now").contains("'now'"));
+    }
+
+    #[test]
+    fn replies_format() {
+        let f5: Move = "f5".parse().unwrap();
+        let d6: Move = "d6".parse().unwrap();
+        assert_eq!(Reply::Move { mv: f5, eval: Some(150), time: 2.0 }.to_string(), "=== F5/1.50/2.00");
+        assert_eq!(Reply::Move { mv: Move::Pass, eval: None, time: 0.0 }.to_string(), "=== PA//0.00");
+        assert_eq!(
+            Reply::Search { pv: vec![f5, d6, Move::Pass], mover: Color::Black, eval: -300, depth: 7, exact: false }
+                .to_string(),
+            "search F5d6PA -3.00 0 7"
+        );
+        assert_eq!(
+            Reply::Search { pv: vec![d6], mover: Color::White, eval: 400, depth: 12, exact: true }.to_string(),
+            "search d6 4.00 0 100%"
+        );
+        assert_eq!(Reply::Status(String::new()).to_string(), "status");
+        assert_eq!(Reply::Analysis { moves_made: 12, eval: -25 }.to_string(), "analysis 12 -0.25");
+        assert_eq!(Reply::NodeStats { nodes: 1000, seconds: 0.5 }.to_string(), "nodestats 1000 0.50");
     }
 }
