@@ -11,10 +11,15 @@ use crate::protocol::Protocol;
 use crate::search::Limits;
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
+use crate::tools::matches::openings::{Generator, parse_openings};
+use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
+use crate::tools::matches::stats::Sprt;
+use crate::tools::matches::{MatchConfig, Mode};
 use crate::tools::perft::{self, PerftRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::fmt;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -56,6 +61,176 @@ enum Command {
     Bestmove(BestMoveArgs),
     /// Search fixed positions to a fixed depth: node-count signature and speed of the search.
     Bench(BenchArgs),
+    /// Play engine-vs-engine matches over UGI, NBoard and GTP.
+    Match(MatchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// An engine, as key=value words: name=…, cmd=… (program and arguments, quoted as one word;
+    /// default this Magpie), proto=ugi|nboard|gtp, option.<Name>=… (UGI options). Repeat for each
+    /// engine.
+    #[arg(long = "engine", action = clap::ArgAction::Append, value_name = "KEY=VALUE...")]
+    engines: Vec<String>,
+    /// A file of [engine] sections with the same keys, one per line (key = value).
+    #[arg(long)]
+    engines_file: Option<PathBuf>,
+    /// gauntlet (the first engine against each other one) or round-robin.
+    #[arg(long, default_value = "gauntlet", value_parser = parse_mode)]
+    mode: Mode,
+    /// Games per pairing (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Openings file: one move sequence (f5d6c3) or position (<squares> <side> [moves]) per line.
+    #[arg(long, conflicts_with_all = ["opening_plies", "opening_depth", "opening_max_discs", "size"])]
+    openings: Option<PathBuf>,
+    /// Generated openings: random plies from the start.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=40))]
+    opening_plies: u64,
+    /// Generated openings: depth of the search that checks their balance.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    opening_depth: u32,
+    /// Generated openings: largest absolute score kept, in discs.
+    #[arg(long, default_value_t = 2.0)]
+    opening_max_discs: f64,
+    /// Generated openings: board size (4, 6 or 8).
+    #[arg(long, value_parser = parse_size)]
+    size: Option<BoardSize>,
+    /// Random seed of the generated openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time control: milliseconds per move (the default is 100 when no time control is given).
+    #[arg(long, conflicts_with_all = ["depth", "tc"])]
+    movetime: Option<u64>,
+    /// Time control: fixed depth per move.
+    #[arg(long, conflicts_with = "tc", value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Time control: a clock per side, seconds[+increment], e.g. 60+0.5.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Milliseconds an engine may overrun its time before losing on time.
+    #[arg(long, default_value_t = 50)]
+    margin: u64,
+    /// Seconds a depth-limited move may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+    /// Games played at once (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: Option<u64>,
+    /// Append every finished game to this GGF file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Carry on from the games already in --out.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Stop a pairing once decided: elo0,elo1[,alpha,beta] (alpha and beta default to 0.05).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn parse_mode(text: &str) -> Result<Mode, String> {
+    match text {
+        "gauntlet" => Ok(Mode::Gauntlet),
+        "round-robin" => Ok(Mode::RoundRobin),
+        _ => Err("expected gauntlet or round-robin".to_string()),
+    }
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, CliError> {
+    let bad = || CliError(format!("--sprt: '{text}' is not elo0,elo1[,alpha,beta]"));
+    let values: Vec<f64> =
+        text.split(',').map(|v| v.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+    let (elo0, elo1, alpha, beta) = match values[..] {
+        [a, b] => (a, b, 0.05, 0.05),
+        [a, b, c, d] => (a, b, c, d),
+        _ => return Err(bad()),
+    };
+    let unit = |p: f64| p > 0.0 && p < 0.5;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1 && unit(alpha) && unit(beta)) {
+        return Err(CliError(format!("--sprt: need elo0 < elo1 and alpha, beta in (0, 0.5), got '{text}'")));
+    }
+    Ok(Sprt { elo0, elo1, alpha, beta })
+}
+
+fn match_request(args: MatchArgs) -> Result<MatchConfig, CliError> {
+    let magpie = std::env::current_exe().map_err(|e| CliError(format!("cannot find this program's path: {e}")))?;
+    let mut engines = Vec::new();
+    if let Some(path) = &args.engines_file {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| CliError(format!("--engines-file {}: {e}", path.display())))?;
+        engines.extend(parse_engines_file(&text, &magpie).map_err(|e| CliError(format!("--engines-file: {e}")))?);
+    }
+    for group in &args.engines {
+        let words: Vec<String> = group.split(ENGINE_WORD_SEPARATOR).map(str::to_string).collect();
+        engines.push(parse_engine(&words, &magpie).map_err(CliError)?);
+    }
+    if engines.len() < 2 {
+        return Err(CliError(format!("a match needs at least two engines, got {}", engines.len())));
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|other| other.name == e.name) {
+            return Err(CliError(format!("two engines are named '{}': give them name=…", e.name)));
+        }
+    }
+    let tc = match (args.movetime, args.depth, &args.tc) {
+        (_, Some(d), _) => TimeControl::Depth(d),
+        (_, _, Some(text)) => TimeControl::parse_clock(text).map_err(|e| CliError(format!("--tc: {e}")))?,
+        (movetime, None, None) => TimeControl::MoveTime(Duration::from_millis(movetime.unwrap_or(100).max(1))),
+    };
+    for e in &engines {
+        tc.check(e.protocol).map_err(|m| CliError(format!("engine '{}': {m}", e.name)))?;
+        if let TimeControl::MoveTime(t) = tc
+            && e.protocol == Protocol::Gtp
+            && t.subsec_nanos() > 0
+        {
+            log::warn!("GTP knows whole seconds only: engine '{}' is given {}s per move", e.name, t.as_secs() + 1);
+        }
+    }
+    let rounds = args.games.div_ceil(2) as usize;
+    let openings = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| CliError(format!("--openings {}: {e}", path.display())))?;
+            parse_openings(&text).map_err(|e| CliError(format!("--openings: {e}")))?
+        }
+        None => {
+            let generator = Generator {
+                plies: args.opening_plies as usize,
+                depth: args.opening_depth,
+                max_score: (args.opening_max_discs * 100.0).clamp(0.0, 6400.0) as i32,
+                size: args.size.unwrap_or_default(),
+                seed: args.seed,
+            };
+            let openings = generator.generate(rounds);
+            if openings.is_empty() {
+                return Err(CliError(
+                    "no balanced opening found: raise --opening-max-discs or lower --opening-plies".into(),
+                ));
+            }
+            openings
+        }
+    };
+    let concurrency = args
+        .concurrency
+        .map(|c| c as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    Ok(MatchConfig {
+        engines,
+        mode: args.mode,
+        games: args.games as usize,
+        openings,
+        tc,
+        margin: Duration::from_millis(args.margin),
+        hang_timeout: Duration::from_secs(args.timeout),
+        concurrency,
+        output: args.out,
+        resume: args.resume,
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
+        progress: !args.no_progress,
+    })
 }
 
 #[derive(clap::Args, Debug)]
@@ -135,7 +310,7 @@ impl fmt::Display for CliError {
 impl std::error::Error for CliError {}
 
 /// What the command line asks for, checked and typed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Request {
     /// Run the engine on stdin and stdout.
     Engine {
@@ -148,6 +323,8 @@ pub enum Request {
     Perft(PerftRequest),
     /// Answer one position.
     BestMove(BestMoveRequest),
+    /// Play a match.
+    Match(Box<MatchConfig>),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -159,12 +336,44 @@ pub enum Request {
     Info(String),
 }
 
+/// Joins the words of one `--engine` inside a single argument for clap.
+const ENGINE_WORD_SEPARATOR: char = '\u{1f}';
+
+/// `--engine` takes several words (`--engine name=a option.Eval=iagno --engine name=b`), up to the
+/// next option: they are joined into one argument here, since clap gives each occurrence one value.
+fn group_engine_words(args: Vec<OsString>) -> Vec<OsString> {
+    let mut grouped: Vec<OsString> = Vec::with_capacity(args.len());
+    let mut iter = args.into_iter().peekable();
+    while let Some(arg) = iter.next() {
+        let is_engine = arg == "--engine";
+        grouped.push(arg);
+        if !is_engine {
+            continue;
+        }
+        let mut words: Vec<String> = Vec::new();
+        while let Some(next) = iter.peek() {
+            match next.to_str() {
+                Some(word) if !word.starts_with("--") => {
+                    words.push(word.to_string());
+                    iter.next();
+                }
+                _ => break,
+            }
+        }
+        if !words.is_empty() {
+            grouped.push(words.join(&ENGINE_WORD_SEPARATOR.to_string()).into());
+        }
+    }
+    grouped
+}
+
 /// Parses and checks a command line (the program name first).
 pub fn parse_args<I, T>(args: I) -> Result<Request, CliError>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let args = group_engine_words(args.into_iter().map(Into::into).collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -192,6 +401,7 @@ where
         Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),
         Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
         Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
+        Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
     }
 }
 
@@ -283,6 +493,7 @@ where
         Request::Perft(request) => perft::run(&request, &mut stdout),
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
         Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
+        Request::Match(config) => crate::tools::matches::run_match(*config, &mut stdout).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

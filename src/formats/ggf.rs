@@ -1035,6 +1035,29 @@ impl GgfGame {
     pub fn extra_tags(&self) -> &[(String, String)] {
         &self.extra_tags
     }
+
+    /// The value of the extra tag `key`, if the game has it.
+    pub fn extra_tag(&self, key: &str) -> Option<&str> {
+        self.extra_tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets an extra tag (replacing one of the same key), for information of Magpie's own such as
+    /// the match runner's game number. `key` must be upper-case letters and not a tag with a
+    /// meaning here (`PB`, `RE`, `B`, …), or the call is refused with `false`; the value is cleaned
+    /// as by [`GgfGame::set_player`].
+    pub fn set_extra_tag(&mut self, key: &str, value: impl Into<String>) -> bool {
+        const TYPED: [&str; 15] =
+            ["GM", "PC", "DT", "PB", "PW", "RB", "RW", "RE", "TI", "TB", "TW", "TY", "BO", "B", "W"];
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_uppercase()) || TYPED.contains(&key) {
+            return false;
+        }
+        let value = tag_value(value);
+        match self.extra_tags.iter_mut().find(|(k, _)| k == key) {
+            Some(tag) => tag.1 = value,
+            None => self.extra_tags.push((key.to_string(), value)),
+        }
+        true
+    }
 }
 
 impl FromStr for GgfGame {
@@ -1144,6 +1167,20 @@ mod tests {
 
     /// Black to move with no legal move (white a1 b1, black c1) while White can play d1.
     const BLACK_MUST_PASS: &str = "BO[8 O O * ----- -------- -------- -------- -------- -------- -------- -------- *]";
+
+    #[test]
+    fn extra_tags_are_set_and_read_back() {
+        let mut game = GgfGame::new(Position::initial());
+        assert!(game.set_extra_tag("MI", "12"));
+        assert!(game.set_extra_tag("RS", "timeout: x]y"));
+        assert!(game.set_extra_tag("MI", "13"));
+        assert!(!game.set_extra_tag("PB", "no"));
+        assert!(!game.set_extra_tag("mi", "no"));
+        let back: GgfGame = game.to_string().parse().unwrap();
+        assert_eq!(back.extra_tag("MI"), Some("13"));
+        assert_eq!(back.extra_tag("RS"), game.extra_tag("RS"));
+        assert_eq!(back, game);
+    }
 
     #[test]
     fn nboard_example() {

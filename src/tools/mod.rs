@@ -2,4 +2,5 @@
 
 pub mod bench;
 pub mod bestmove;
+pub mod matches;
 pub mod perft;

@@ -1,0 +1,591 @@
+//! `magpie match`: engine-vs-engine matches over UGI, NBoard and GTP.
+//!
+//! The runner plays every opening twice with colours swapped, for each pairing (head to head, a
+//! gauntlet of the first engine against the others, or a round robin), on several games at once.
+//! It keeps the rules and the clocks itself ([`referee`]), appends every finished game to a GGF file
+//! at once (so `--resume` can carry on after an interruption), shows a progress bar with the running
+//! score, and reports per pairing the score, the mean disc difference, the Elo difference with its
+//! 95% interval from game pairs, and an optional SPRT that stops the match once decided
+//! ([`stats`]).
+
+pub mod engine;
+pub mod openings;
+pub mod referee;
+pub mod spec;
+pub mod stats;
+
+use crate::board::Color;
+use crate::formats::ggf::{Clock as GgfClock, GameEnd, GgfGame, GgfResult, parse_ggf_games};
+use crossbeam_channel::unbounded;
+use engine::Engine;
+use openings::Opening;
+use referee::{Ending, Forfeit, GameRecord, play_game};
+use spec::{EngineSpec, TimeControl};
+use stats::{Outcome, Sprt, SprtState, Tally};
+use std::collections::{BTreeMap, HashMap};
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Which engines play which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The first engine against each of the others (head to head with two engines).
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (at least two, names unique).
+    pub engines: Vec<EngineSpec>,
+    /// Which pairs play.
+    pub mode: Mode,
+    /// Games per pairing (even: each opening twice).
+    pub games: usize,
+    /// The openings, used in turn.
+    pub openings: Vec<Opening>,
+    /// The time control.
+    pub tc: TimeControl,
+    /// Time an engine may overrun its allowance before it loses on time.
+    pub margin: Duration,
+    /// How long a depth-limited move may take before the engine counts as hung.
+    pub hang_timeout: Duration,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where finished games are appended (GGF, one a line).
+    pub output: Option<PathBuf>,
+    /// Carry on from the games already in `output`.
+    pub resume: bool,
+    /// Stop each pairing's match once this test decides (head-to-head and gauntlet).
+    pub sprt: Option<Sprt>,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Scheduled {
+    /// Its number, from 0, stored in the GGF as `MI`.
+    number: usize,
+    /// Index of the pairing.
+    pairing: usize,
+    /// Engine playing Black.
+    black: usize,
+    /// Engine playing White.
+    white: usize,
+    /// Index of the opening.
+    opening: usize,
+}
+
+/// The pairings of a match: (first engine, second engine), results counted for the first.
+fn pairings(engines: usize, mode: Mode) -> Vec<(usize, usize)> {
+    match mode {
+        Mode::Gauntlet => (1..engines).map(|i| (0, i)).collect(),
+        Mode::RoundRobin => (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect(),
+    }
+}
+
+/// The games in the order they are played: opening by opening, each pairing playing it with both
+/// colours, so that partial results stay balanced.
+fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
+    let pairs = pairings(config.engines.len(), config.mode);
+    let rounds = config.games.div_ceil(2);
+    let mut games = Vec::new();
+    for round in 0..rounds {
+        let opening = round % config.openings.len().max(1);
+        for (p, &(a, b)) in pairs.iter().enumerate() {
+            for (black, white) in [(a, b), (b, a)] {
+                games.push(Scheduled { number: games.len(), pairing: p, black, white, opening });
+            }
+        }
+    }
+    games
+}
+
+/// The result of a pairing, counted for its first engine.
+#[derive(Clone, Debug, Default)]
+pub struct PairingResult {
+    /// Wins, draws, losses, discs, pairs.
+    pub tally: Tally,
+    /// Forfeits by each engine of the pairing, by reason.
+    pub forfeits: [BTreeMap<String, u32>; 2],
+    /// What the SPRT says, when one runs.
+    pub sprt: Option<SprtState>,
+}
+
+/// The outcome of a game for Black, and the disc difference for Black when played to the end.
+fn black_outcome(ending: &Ending) -> (Outcome, Option<i32>) {
+    match ending {
+        Ending::Finished(d) => {
+            let outcome = match d.signum() {
+                1 => Outcome::Win,
+                -1 => Outcome::Loss,
+                _ => Outcome::Draw,
+            };
+            (outcome, Some(*d))
+        }
+        Ending::Forfeit { loser: Color::Black, .. } => (Outcome::Loss, None),
+        Ending::Forfeit { loser: Color::White, .. } => (Outcome::Win, None),
+    }
+}
+
+/// The book-keeping of a running match.
+struct Standings {
+    pairings: Vec<(usize, usize)>,
+    results: Vec<PairingResult>,
+    /// First game of each (pairing, opening round) seen, waiting for its partner.
+    half_pairs: HashMap<(usize, usize), Outcome>,
+}
+
+impl Standings {
+    fn new(pairings: Vec<(usize, usize)>) -> Standings {
+        let results = vec![PairingResult::default(); pairings.len()];
+        Standings { pairings, results, half_pairs: HashMap::new() }
+    }
+
+    /// Counts a game; `round` identifies its opening pair.
+    fn add(&mut self, game: &Scheduled, round: usize, ending: &Ending) {
+        let (first, _) = self.pairings[game.pairing];
+        let (black_result, discs) = black_outcome(ending);
+        let first_is_black = game.black == first;
+        let (outcome, discs) =
+            if first_is_black { (black_result, discs) } else { (black_result.reversed(), discs.map(|d| -d)) };
+        let result = &mut self.results[game.pairing];
+        result.tally.add_game(outcome, discs);
+        if let Ending::Forfeit { loser, reason } = ending {
+            let loser_engine = if *loser == Color::Black { game.black } else { game.white };
+            let side = usize::from(loser_engine != first);
+            *result.forfeits[side].entry(forfeit_kind(reason)).or_default() += 1;
+        }
+        match self.half_pairs.remove(&(game.pairing, round)) {
+            Some(other) => result.tally.add_pair(other, outcome),
+            None => {
+                self.half_pairs.insert((game.pairing, round), outcome);
+            }
+        }
+    }
+}
+
+fn forfeit_kind(reason: &Forfeit) -> String {
+    match reason {
+        Forfeit::Illegal(_) => "illegal move",
+        Forfeit::Crash => "crash",
+        Forfeit::Time => "time",
+        Forfeit::Garbage(_) => "garbage",
+        Forfeit::Setup(_) => "setup",
+    }
+    .to_string()
+}
+
+/// The GGF record of a finished game.
+fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGame {
+    let mut ggf = GgfGame::new(record.opening.start);
+    ggf.set_place("magpie match");
+    ggf.set_date(utc_now());
+    ggf.set_player(Color::Black, config.engines[game.black].name.clone());
+    ggf.set_player(Color::White, config.engines[game.white].name.clone());
+    if let TimeControl::Clock { main, increment } = config.tc {
+        ggf.set_clock(GgfClock { main, increment, grace: Duration::ZERO });
+    }
+    for m in &record.moves {
+        // The referee only records legal moves.
+        let _ = ggf.push_move(m.mv, m.eval, m.time);
+    }
+    let result = match &record.ending {
+        Ending::Finished(d) => GgfResult::Score { black_net: f64::from(*d), end: GameEnd::Normal },
+        Ending::Forfeit { loser, reason } => {
+            let end = if *reason == Forfeit::Time { GameEnd::Timeout } else { GameEnd::Resigned };
+            let black_net = if *loser == Color::Black { -64.0 } else { 64.0 };
+            GgfResult::Score { black_net, end }
+        }
+    };
+    ggf.set_result(result);
+    ggf.set_extra_tag("MI", game.number.to_string());
+    if let Ending::Forfeit { loser, reason } = &record.ending {
+        let name = &config.engines[if *loser == Color::Black { game.black } else { game.white }].name;
+        let details = match reason {
+            Forfeit::Illegal(text) | Forfeit::Garbage(text) | Forfeit::Setup(text) => format!(": {text}"),
+            Forfeit::Crash | Forfeit::Time => String::new(),
+        };
+        ggf.set_extra_tag("RS", format!("{}: {name}{details}", forfeit_kind(reason)));
+    }
+    ggf
+}
+
+/// The forfeit recorded in a results file's `RS` tag (`<kind>: <engine>: <details>`).
+fn forfeit_of(text: &str) -> Forfeit {
+    let mut parts = text.splitn(3, ": ");
+    let kind = parts.next().unwrap_or("");
+    let details = parts.nth(1).unwrap_or("").to_string();
+    match kind {
+        "time" => Forfeit::Time,
+        "crash" => Forfeit::Crash,
+        "garbage" => Forfeit::Garbage(details),
+        "setup" => Forfeit::Setup(details),
+        _ => Forfeit::Illegal(details),
+    }
+}
+
+/// The ending of a game read back from the results file.
+fn ending_of(ggf: &GgfGame) -> Option<Ending> {
+    let GgfResult::Score { black_net, end } = ggf.result()? else { return None };
+    match end {
+        GameEnd::Normal => Some(Ending::Finished(black_net as i32)),
+        GameEnd::Timeout | GameEnd::Resigned | GameEnd::Agreement => {
+            let loser = if black_net < 0.0 { Color::Black } else { Color::White };
+            let reason = match (end, ggf.extra_tag("RS")) {
+                (_, Some(text)) => forfeit_of(text),
+                (GameEnd::Timeout, None) => Forfeit::Time,
+                (_, None) => Forfeit::Illegal("forfeit".to_string()),
+            };
+            Some(Ending::Forfeit { loser, reason })
+        }
+    }
+}
+
+/// The current UTC time as `YYYY-MM-DD hh:mm:ss UTC`.
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// Reads the games already in the results file: their numbers and endings. Lines that do not
+/// parse (a game cut off by an interruption) are skipped and counted.
+fn read_results(config: &MatchConfig, schedule: &[Scheduled]) -> io::Result<(BTreeMap<usize, Ending>, usize)> {
+    let Some(path) = &config.output else { return Ok((BTreeMap::new(), 0)) };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((BTreeMap::new(), 0)),
+        Err(e) => return Err(e),
+    };
+    let mut done = BTreeMap::new();
+    let mut broken = 0;
+    for game in parse_ggf_games(&text) {
+        let Ok(game) = game else {
+            broken += 1;
+            continue;
+        };
+        let number = game.extra_tag("MI").and_then(|n| n.parse::<usize>().ok());
+        let (Some(number), Some(ending)) = (number, ending_of(&game)) else {
+            broken += 1;
+            continue;
+        };
+        let Some(scheduled) = schedule.get(number) else {
+            return Err(io::Error::other(format!("game {number} of the results file is not in this match's schedule")));
+        };
+        let names = (game.player(Color::Black), game.player(Color::White));
+        let expected =
+            (Some(config.engines[scheduled.black].name.as_str()), Some(config.engines[scheduled.white].name.as_str()));
+        if names != expected {
+            return Err(io::Error::other(format!(
+                "game {number} of the results file was played by {:?} and {:?}, not by this match's engines",
+                names.0.unwrap_or("?"),
+                names.1.unwrap_or("?")
+            )));
+        }
+        done.insert(number, ending);
+    }
+    Ok((done, broken))
+}
+
+/// A worker: plays scheduled games with its own engine processes, restarting broken ones.
+fn worker(
+    config: Arc<MatchConfig>,
+    jobs: crossbeam_channel::Receiver<Scheduled>,
+    results: crossbeam_channel::Sender<(Scheduled, GameRecord)>,
+    decided: Arc<Vec<AtomicBool>>,
+) {
+    let size = config.openings.first().map(|o| o.start.size()).unwrap_or_default();
+    let mut engines: Vec<Option<Engine>> = (0..config.engines.len()).map(|_| None).collect();
+    while let Ok(game) = jobs.recv() {
+        // A pairing whose SPRT has decided plays no more games.
+        if decided[game.pairing].load(Ordering::Relaxed) {
+            continue;
+        }
+        let opening = &config.openings[game.opening];
+        let mut setup_failure = None;
+        for (color, index) in [(Color::Black, game.black), (Color::White, game.white)] {
+            if engines[index].is_none() {
+                match Engine::start(&config.engines[index], &config.tc, size) {
+                    Ok(engine) => engines[index] = Some(engine),
+                    Err(e) => {
+                        setup_failure.get_or_insert((color, Forfeit::Setup(e.to_string())));
+                    }
+                }
+            }
+        }
+        let record = match setup_failure {
+            Some((loser, reason)) => {
+                GameRecord { opening: opening.clone(), moves: Vec::new(), ending: Ending::Forfeit { loser, reason } }
+            }
+            None => {
+                let (mut black, mut white) = (engines[game.black].take(), engines[game.white].take());
+                let record = match (&mut black, &mut white) {
+                    (Some(b), Some(w)) => play_game(b, w, opening, &config.tc, config.margin, config.hang_timeout),
+                    _ => unreachable!("both engines were started above"),
+                };
+                engines[game.black] = black;
+                engines[game.white] = white;
+                record
+            }
+        };
+        if let Ending::Forfeit { loser, reason } = &record.ending
+            && reason.needs_restart()
+        {
+            let index = if *loser == Color::Black { game.black } else { game.white };
+            if let Some(engine) = engines[index].take() {
+                engine.quit();
+            }
+        }
+        if results.send((game, record)).is_err() {
+            break;
+        }
+    }
+    for engine in engines.into_iter().flatten() {
+        engine.quit();
+    }
+}
+
+/// Plays the match and writes the final report to `out`.
+pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<PairingResult>> {
+    let schedule = schedule(&config);
+    let pairs = pairings(config.engines.len(), config.mode);
+    let mut standings = Standings::new(pairs.clone());
+    let (done, broken) = if config.resume {
+        read_results(&config, &schedule)?
+    } else {
+        if let Some(path) = &config.output
+            && path.exists()
+            && std::fs::metadata(path)?.len() > 0
+        {
+            return Err(io::Error::other(format!(
+                "{} already holds games: use --resume to carry on, or another file",
+                path.display()
+            )));
+        }
+        (BTreeMap::new(), 0)
+    };
+    let rounds_per = 2 * pairs.len();
+    for (&number, ending) in &done {
+        let game = schedule[number];
+        standings.add(&game, number / rounds_per, ending);
+    }
+    if config.resume {
+        writeln!(
+            out,
+            "resuming: {} games already played{}",
+            done.len(),
+            if broken > 0 { format!(", {broken} unreadable lines skipped") } else { String::new() }
+        )?;
+    }
+    let mut file = match &config.output {
+        Some(path) => {
+            let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+            // A game cut off by an interruption must not run into the next one.
+            let text = std::fs::read(path)?;
+            if text.last().is_some_and(|&b| b != b'\n') {
+                file.write_all(b"\n")?;
+            }
+            Some(file)
+        }
+        None => None,
+    };
+
+    let config = Arc::new(config);
+    let decided: Arc<Vec<AtomicBool>> = Arc::new(pairs.iter().map(|_| AtomicBool::new(false)).collect());
+    let (job_tx, job_rx) = unbounded();
+    let (result_tx, result_rx) = unbounded();
+    let todo: Vec<Scheduled> = schedule.iter().copied().filter(|g| !done.contains_key(&g.number)).collect();
+    let total = schedule.len() as u64;
+    for game in &todo {
+        let _ = job_tx.send(*game);
+    }
+    drop(job_tx);
+    let workers: Vec<_> = (0..config.concurrency.clamp(1, todo.len().max(1)))
+        .map(|_| {
+            let (config, jobs, results, decided) = (config.clone(), job_rx.clone(), result_tx.clone(), decided.clone());
+            std::thread::spawn(move || worker(config, jobs, results, decided))
+        })
+        .collect();
+    drop(result_tx);
+
+    let bar = if config.progress {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_position(done.len() as u64);
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    for (game, record) in result_rx {
+        if let Some(file) = &mut file {
+            // One write per game, so that an interruption leaves at most one cut line.
+            file.write_all(format!("{}\n", to_ggf(&config, &game, &record)).as_bytes())?;
+            file.flush()?;
+        }
+        standings.add(&game, game.number / rounds_per, &record.ending);
+        bar.inc(1);
+        bar.set_message(running_score(&config, &standings));
+        if let Some(sprt) = &config.sprt {
+            let result = &mut standings.results[game.pairing];
+            let state = sprt.state(&result.tally);
+            result.sprt = Some(state);
+            if state != SprtState::Continue {
+                decided[game.pairing].store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    for worker in workers {
+        let _ = worker.join();
+    }
+    report(&config, &standings, out)?;
+    Ok(standings.results)
+}
+
+/// The score of each pairing so far, for the progress bar.
+fn running_score(config: &MatchConfig, standings: &Standings) -> String {
+    standings
+        .pairings
+        .iter()
+        .zip(&standings.results)
+        .map(|(&(a, b), r)| {
+            let t = &r.tally;
+            format!("{} {}-{}-{} {}", config.engines[a].name, t.wins, t.draws, t.losses, config.engines[b].name)
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+fn report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> io::Result<()> {
+    for (&(a, b), result) in standings.pairings.iter().zip(&standings.results) {
+        let t = &result.tally;
+        let (na, nb) = (&config.engines[a].name, &config.engines[b].name);
+        writeln!(out, "{na} vs {nb}: {} games, {}", t.games(), config.tc)?;
+        let score = t.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        writeln!(out, "  {na}: {} wins, {} draws, {} losses, score {score}", t.wins, t.draws, t.losses)?;
+        if let Some(mean) = t.mean_discs() {
+            writeln!(out, "  mean disc difference {mean:+.2} ({} games played to the end)", t.disc_games)?;
+        }
+        let pairs: u32 = t.pairs.iter().sum();
+        match t.elo() {
+            // Adding 0.0 turns -0.0 into 0.0, which prints as +0.0.
+            Some(e) if e.margin.is_finite() => {
+                writeln!(out, "  Elo {:+.1} ± {:.1} (95%, from {pairs} game pairs)", e.elo + 0.0, e.margin)?
+            }
+            Some(e) => writeln!(out, "  Elo {:+.1} (interval unknown yet, from {pairs} game pairs)", e.elo + 0.0)?,
+            None => writeln!(out, "  Elo: no complete game pair yet")?,
+        }
+        for (side, name) in [(0, na), (1, nb)] {
+            let forfeits = &result.forfeits[side];
+            if !forfeits.is_empty() {
+                let list: Vec<String> = forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                writeln!(out, "  forfeits by {name}: {}", list.join(", "))?;
+            }
+        }
+        if let Some(sprt) = &config.sprt {
+            let llr = t.llr(sprt.elo0, sprt.elo1);
+            let (lower, upper) = sprt.bounds();
+            let verdict = match sprt.state(t) {
+                SprtState::AcceptH1 => "H1 accepted",
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::Continue => "undecided",
+            };
+            writeln!(
+                out,
+                "  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}), {verdict}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    fn spec(name: &str) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            program: "magpie".into(),
+            args: vec![],
+            protocol: crate::protocol::Protocol::Ugi,
+            options: vec![],
+        }
+    }
+
+    fn config(engines: usize, mode: Mode, games: usize) -> MatchConfig {
+        MatchConfig {
+            engines: (0..engines).map(|i| spec(&format!("e{i}"))).collect(),
+            mode,
+            games,
+            openings: vec![Opening { start: Position::initial(), moves: vec![] }; 3],
+            tc: TimeControl::Depth(1),
+            margin: Duration::from_millis(50),
+            hang_timeout: Duration::from_secs(5),
+            concurrency: 1,
+            output: None,
+            resume: false,
+            sprt: None,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn schedules_pair_colours_and_cover_pairings() {
+        let s = schedule(&config(2, Mode::Gauntlet, 4));
+        assert_eq!(s.len(), 4);
+        assert_eq!((s[0].black, s[0].white, s[0].opening), (0, 1, 0));
+        assert_eq!((s[1].black, s[1].white, s[1].opening), (1, 0, 0));
+        assert_eq!(s[2].opening, 1);
+        assert!(s.iter().enumerate().all(|(i, g)| g.number == i));
+        assert_eq!(pairings(3, Mode::Gauntlet), [(0, 1), (0, 2)]);
+        assert_eq!(pairings(3, Mode::RoundRobin), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(schedule(&config(3, Mode::RoundRobin, 2)).len(), 6);
+        // An odd count is rounded up to whole pairs.
+        assert_eq!(schedule(&config(2, Mode::Gauntlet, 3)).len(), 4);
+    }
+
+    #[test]
+    fn standings_count_for_the_first_engine() {
+        let mut st = Standings::new(vec![(0, 1)]);
+        let g0 = Scheduled { number: 0, pairing: 0, black: 0, white: 1, opening: 0 };
+        let g1 = Scheduled { number: 1, pairing: 0, black: 1, white: 0, opening: 0 };
+        st.add(&g0, 0, &Ending::Finished(10));
+        st.add(&g1, 0, &Ending::Forfeit { loser: Color::Black, reason: Forfeit::Time });
+        let r = &st.results[0];
+        assert_eq!((r.tally.wins, r.tally.losses), (2, 0));
+        assert_eq!(r.tally.pairs, [0, 0, 0, 0, 1]);
+        assert_eq!(r.tally.mean_discs(), Some(10.0));
+        assert_eq!(r.forfeits[1].get("time"), Some(&1));
+    }
+
+    #[test]
+    fn utc_dates() {
+        let now = utc_now();
+        assert_eq!(now.len(), "2026-11-22 10:00:00 UTC".len());
+        assert!(now.starts_with("20"));
+    }
+}
