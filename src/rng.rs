@@ -6,9 +6,15 @@
 pub struct Rng(u64);
 
 impl Rng {
-    /// A generator from a seed (any value; zero is remapped).
+    /// A generator from a seed: every seed gives its own sequence (the state is the seed mixed by
+    /// the splitmix64 finaliser, which is a bijection, so distinct seeds give distinct states).
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9e37_79b9_7f4a_7c15 | 1)
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // xorshift needs a state other than zero.
+        Rng(if z == 0 { 0x9e37_79b9_7f4a_7c15 } else { z })
     }
 
     /// A generator seeded from the clock.
@@ -49,5 +55,8 @@ mod tests {
         }
         assert!(counts.iter().all(|&c| c > 800), "{counts:?}");
         assert!(Rng::new(0).next_u64() != 0);
+        // Neighbouring seeds give different sequences.
+        let firsts: std::collections::HashSet<u64> = (0..100).map(|s| Rng::new(s).next_u64()).collect();
+        assert_eq!(firsts.len(), 100);
     }
 }
