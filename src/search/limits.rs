@@ -86,18 +86,33 @@ impl Deadlines {
     }
 }
 
-/// Soft and hard budgets from a clock. The side to move has about `empties / 2` moves left; the
-/// budget is the time left shared over them (or over `moves_to_go`), plus most of the increment.
-/// The hard limit allows a few times the soft one but never more than a third of what is left.
+/// Soft and hard budgets from a clock.
+///
+/// Sudden death (no `moves_to_go`): the side to move has about `empties / 2` moves left; the budget
+/// is the time left shared over them and two more (a reserve), plus most of the increment; the hard
+/// limit allows four times that, but never more than a third of what is left.
+///
+/// A period (`moves_to_go`, as in byo-yomi): the time is for the next few moves only, then the
+/// clock is refilled, so it is shared over those moves with no reserve; the last move of a period
+/// may use all of it.
 fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, Duration) {
     let available = clock.time.saturating_sub(overhead);
     let my_moves = (empties.div_ceil(2)).max(1);
-    let moves = clock.moves_to_go.map_or(my_moves, |m| m.clamp(1, my_moves.max(1)));
-    // Keep a reserve: spread over a couple more moves than remain.
-    let share = available / (moves + 2);
-    let soft = (share + clock.increment * 3 / 4).min(available / 2);
-    let hard = (soft * 4).min(available / 3 + clock.increment / 2).max(soft).min(available);
-    (soft, hard)
+    let (soft, hard) = match clock.moves_to_go {
+        Some(period) => {
+            let moves = period.clamp(1, my_moves);
+            let soft = available / moves + clock.increment * 3 / 4;
+            let hard = if moves == 1 { available } else { (soft * 3).min(available / 2) };
+            (soft, hard)
+        }
+        None => {
+            let soft = available / (my_moves + 2) + clock.increment * 3 / 4;
+            let hard = (soft * 4).min(available / 3 + clock.increment / 2);
+            (soft, hard)
+        }
+    };
+    let hard = hard.max(soft.min(available)).min(available);
+    (soft.min(hard), hard)
 }
 
 #[cfg(test)]
@@ -117,12 +132,9 @@ mod tests {
     fn clock_budget_stays_inside_the_clock() {
         for ms in [1u64, 10, 100, 1000, 10_000, 300_000] {
             for empties in [1, 10, 30, 60] {
-                for inc in [0u64, 100, 2000] {
-                    let clock = Clock {
-                        time: Duration::from_millis(ms),
-                        increment: Duration::from_millis(inc),
-                        moves_to_go: None,
-                    };
+                for (inc, moves_to_go) in [(0u64, None), (100, None), (2000, None), (0, Some(1)), (500, Some(7))] {
+                    let clock =
+                        Clock { time: Duration::from_millis(ms), increment: Duration::from_millis(inc), moves_to_go };
                     let (soft, hard) = clock_budget(&clock, empties, Duration::from_millis(10));
                     assert!(soft <= hard, "{ms} {empties} {inc}");
                     assert!(hard <= clock.time, "{ms} {empties} {inc}: {hard:?}");
@@ -132,6 +144,24 @@ mod tests {
         let clock = Clock { time: Duration::from_secs(60), increment: Duration::ZERO, moves_to_go: None };
         let (soft, _) = clock_budget(&clock, 40, Duration::ZERO);
         assert!(soft > Duration::from_secs(1) && soft < Duration::from_secs(5), "{soft:?}");
+    }
+
+    #[test]
+    fn a_period_for_one_move_may_all_be_used() {
+        // Byo-yomi of 3 s for 1 move (Quarry's per-move time): use it all but the overhead.
+        let clock = Clock { time: Duration::from_secs(3), increment: Duration::ZERO, moves_to_go: Some(1) };
+        let (soft, hard) = clock_budget(&clock, 40, Duration::from_millis(10));
+        assert_eq!(hard, Duration::from_millis(2990));
+        assert_eq!(soft, hard);
+        // 10 s for 5 moves: about 2 s each, at most half the period on one move.
+        let clock = Clock { time: Duration::from_secs(10), increment: Duration::ZERO, moves_to_go: Some(5) };
+        let (soft, hard) = clock_budget(&clock, 40, Duration::ZERO);
+        assert_eq!(soft, Duration::from_secs(2));
+        assert_eq!(hard, Duration::from_secs(5));
+        // A period longer than the game: shared over the moves left.
+        let clock = Clock { time: Duration::from_secs(10), increment: Duration::ZERO, moves_to_go: Some(40) };
+        let (soft, _) = clock_budget(&clock, 4, Duration::ZERO);
+        assert_eq!(soft, Duration::from_secs(5));
     }
 
     #[test]
