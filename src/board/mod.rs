@@ -24,3 +24,25 @@ pub use perft::{Convention, perft, perft_divide};
 pub use position::{IllegalMove, IllegalReason, Position, PositionError};
 pub use size::BoardSize;
 pub use square::{Color, Move, ParseMoveError, ParseSquareError, Square};
+
+/// Helpers for the unit tests of every module.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{BoardSize, Position};
+    use crate::rng::Rng;
+
+    /// The position after random legal moves (forced passes included) from the start of `size`,
+    /// stopped once at most `empties` squares are empty or the game is over.
+    pub(crate) fn random_position(rng: &mut Rng, size: BoardSize, empties: u32) -> Position {
+        let mut pos = Position::start(size);
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.pass();
+                continue;
+            }
+            let moves: Vec<_> = pos.legal_moves().iter().collect();
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+        pos
+    }
+}

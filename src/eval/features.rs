@@ -240,23 +240,11 @@ mod tests {
     #[test]
     fn stable_discs_never_flip_in_any_continuation() {
         // Random games played to a few empties; every disc called stable must survive every line.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::rng::Rng::new(1);
         let mut checked = 0;
         for game in 0..300 {
             let size = BoardSize::ALL[game % 3];
-            let mut pos = Position::start(size);
-            let target = 4 + game % 5;
-            while pos.empty_count() as usize > target && !pos.is_game_over() {
-                if pos.must_pass() {
-                    pos = pos.pass();
-                    continue;
-                }
-                let moves: Vec<_> = pos.legal_moves().iter().collect();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-            }
+            let pos = crate::board::testing::random_position(&mut rng, size, 4 + (game % 5) as u32);
             let g = Geometry::of(size);
             let stable = g.stable_discs(pos.player(), pos.opponent()) | g.stable_discs(pos.opponent(), pos.player());
             assert_eq!(stable & !(pos.player() | pos.opponent()), 0);

@@ -10,7 +10,7 @@
 //! came. Clients pipeline (Quarry sends `play` and `genmove` together), so while a `genmove` searches,
 //! later commands wait in a queue and are handled once its answer is written.
 
-use super::{keyword, word};
+use super::{end_of_args, first_word, keyword, word};
 use crate::board::{BoardSize, Color, Game, IllegalMove, IllegalReason, Move, Position};
 use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
@@ -197,10 +197,6 @@ fn command_id(input: &str) -> IResult<&str, Option<u32>> {
     opt(terminated(number, peek(alt((space1, eof))))).parse(input)
 }
 
-fn first_word(text: &str) -> &str {
-    text.split_whitespace().next().unwrap_or("")
-}
-
 /// One argument of `command`, described as `what` in the error when it is missing or malformed.
 fn arg<'a, T>(
     input: &'a str,
@@ -214,11 +210,6 @@ fn arg<'a, T>(
     }
     // Each argument is one word, so the word the parser stopped at is the offending one.
     parser.parse(input).map_err(|_| format!("{command}: expected {what}, got '{}'", first_word(input)))
-}
-
-/// The end of the arguments of `command`.
-fn end(rest: &str, command: &str) -> Result<(), String> {
-    if rest.trim().is_empty() { Ok(()) } else { Err(format!("{command}: unexpected '{}'", first_word(rest))) }
 }
 
 fn colour(input: &str) -> IResult<&str, Color> {
@@ -255,7 +246,7 @@ const STONES: &str = "a number of stones";
 fn parse_kind(name: &str, args: &str) -> Result<Kind, String> {
     let command = name.to_ascii_lowercase();
     let c = command.as_str();
-    let simple = |kind: Kind| end(args, c).map(|()| kind);
+    let simple = |kind: Kind| end_of_args(args, c).map(|()| kind);
     match c {
         "protocol_version" => simple(Kind::ProtocolVersion),
         "name" => simple(Kind::Name),
@@ -275,12 +266,12 @@ fn parse_kind(name: &str, args: &str) -> Result<Kind, String> {
         "gogui-rules_final_result" => simple(Kind::RulesFinalResult),
         "known_command" => {
             let (rest, name) = arg(args, c, "a command name", word)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             Ok(Kind::KnownCommand(name.to_string()))
         }
         "boardsize" => {
             let (rest, n) = arg(args, c, "a board size (4, 6 or 8)", count)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             // The message is GTP's standard one, which clients show as is.
             usize::try_from(n)
                 .ok()
@@ -290,25 +281,25 @@ fn parse_kind(name: &str, args: &str) -> Result<Kind, String> {
         }
         "komi" => {
             let (rest, komi) = arg(args, c, "a number", float)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             Ok(Kind::Komi(komi))
         }
         "play" => {
             let (rest, color) = arg(args, c, COLOUR, colour)?;
             let (rest, mv) = arg(rest, c, "a move (a1..h8 or pass)", game_move)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             Ok(Kind::Play(color, mv))
         }
         "genmove" | "reg_genmove" => {
             let (rest, color) = arg(args, c, COLOUR, colour)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             Ok(if c == "genmove" { Kind::GenMove(color) } else { Kind::RegGenMove(color) })
         }
         "time_settings" => {
             let (rest, main) = arg(args, c, SECONDS, float)?;
             let (rest, byo_yomi) = arg(rest, c, SECONDS, float)?;
             let (rest, stones) = arg(rest, c, STONES, count)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             if main < 0.0 || byo_yomi < 0.0 {
                 let negative = if main < 0.0 { main } else { byo_yomi };
                 return Err(format!("time_settings: expected a number of seconds, got '{negative}'"));
@@ -319,12 +310,12 @@ fn parse_kind(name: &str, args: &str) -> Result<Kind, String> {
             let (rest, color) = arg(args, c, COLOUR, colour)?;
             let (rest, time) = arg(rest, c, SECONDS, float)?;
             let (rest, stones) = arg(rest, c, STONES, count)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             Ok(Kind::TimeLeft { color, time: seconds(time), stones })
         }
         "set_game" => {
             let (rest, game) = arg(args, c, "a game name", word)?;
-            end(rest, c)?;
+            end_of_args(rest, c)?;
             if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") {
                 Ok(Kind::SetGame)
             } else {

@@ -99,6 +99,25 @@ use nom::character::complete::{space0, space1};
 use nom::combinator::{eof, peek};
 use nom::sequence::terminated;
 
+/// A command line split into its name and its arguments, both trimmed; `None` for a blank line.
+pub(crate) fn split_command(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    Some(line.split_once(char::is_whitespace).map_or((line, ""), |(name, args)| (name, args.trim())))
+}
+
+/// The first blank-separated word of `text` (empty if none): the offending word of an error.
+pub(crate) fn first_word(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+/// Nothing but blanks must be left after the arguments of `command`.
+pub(crate) fn end_of_args(rest: &str, command: &str) -> Result<(), String> {
+    if rest.trim().is_empty() { Ok(()) } else { Err(format!("{command}: unexpected '{}'", first_word(rest))) }
+}
+
 /// One blank-separated word.
 pub(crate) fn word(input: &str) -> IResult<&str, &str> {
     let (input, _) = space0(input)?;

@@ -7,7 +7,7 @@
 //!
 //! Evaluations are in discs from the side to move's point of view; a pass is `PA`.
 
-use super::{keyword, offending, word};
+use super::{end_of_args, first_word, keyword, offending, split_command};
 use crate::board::{Color, Game, Move, Position};
 use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
@@ -60,20 +60,13 @@ pub enum Command {
 
 /// Parses one line. Blank lines are ignored.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
-    let line = line.trim();
-    if line.is_empty() {
-        return None;
-    }
-    Some(parse_command(line))
+    let (name, args) = split_command(line)?;
+    Some(parse_command(name, args))
 }
 
-fn parse_command(line: &str) -> Result<Command, String> {
-    let (args, name) = word(line).map_err(|_| "empty line".to_string())?;
-    let args = args.trim();
+fn parse_command(name: &str, args: &str) -> Result<Command, String> {
     let lower = name.to_ascii_lowercase();
-    let no_args = |command: Command| {
-        if args.is_empty() { Ok(command) } else { Err(format!("{lower}: unexpected '{}'", first_word(args))) }
-    };
+    let no_args = |command: Command| end_of_args(args, &lower).map(|()| command);
     match lower.as_str() {
         "nboard" => parse_number(args, "nboard").map(Command::Hello),
         "set" => parse_set(args),
@@ -86,10 +79,6 @@ fn parse_command(line: &str) -> Result<Command, String> {
         "quit" => no_args(Command::Quit),
         _ => Err(format!("unknown command '{name}'")),
     }
-}
-
-fn first_word(text: &str) -> &str {
-    text.split_whitespace().next().unwrap_or("")
 }
 
 fn parse_number(args: &str, command: &str) -> Result<u32, String> {

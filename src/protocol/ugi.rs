@@ -4,7 +4,7 @@
 //! The parser turns a line into a [`Command`]; [`Reply`] formats each kind of answer; [`Ugi`] is the
 //! front end that keeps the game and drives the search through the engine loop.
 
-use super::{keyword, offending, word};
+use super::{end_of_args, first_word, keyword, offending, split_command, word};
 use crate::board::{BoardSize, Color, Game, Move, Position};
 use crate::engine::search_thread::Report;
 use crate::engine::settings::{MAX_LEVEL, MovePlan};
@@ -104,20 +104,13 @@ pub const MAX_PERFT: u32 = 20;
 
 /// Parses one line. Blank lines are ignored.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
-    let line = line.trim();
-    if line.is_empty() {
-        return None;
-    }
-    Some(parse_command(line))
+    let (name, args) = split_command(line)?;
+    Some(parse_command(name, args))
 }
 
-fn parse_command(line: &str) -> Result<Command, String> {
-    let (args, name) = word(line).map_err(|_| "empty line".to_string())?;
-    let args = args.trim();
+fn parse_command(name: &str, args: &str) -> Result<Command, String> {
     let lower = name.to_ascii_lowercase();
-    let simple = |command: Command| {
-        if args.is_empty() { Ok(command) } else { Err(format!("{lower}: unexpected '{}'", first_word(args))) }
-    };
+    let simple = |command: Command| end_of_args(args, &lower).map(|()| command);
     match lower.as_str() {
         "ugi" => simple(Command::Hello { uci: false }),
         "uci" => simple(Command::Hello { uci: true }),
@@ -135,10 +128,6 @@ fn parse_command(line: &str) -> Result<Command, String> {
         "perft" => parse_perft(args),
         _ => Err(format!("unknown command '{name}'")),
     }
-}
-
-fn first_word(text: &str) -> &str {
-    text.split_whitespace().next().unwrap_or("")
 }
 
 /// `name <words> [value <words>]`.

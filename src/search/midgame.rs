@@ -342,6 +342,8 @@ fn decode(code: u8) -> Move {
 mod tests {
     use super::*;
     use crate::board::BoardSize;
+    use crate::board::testing::random_position;
+    use crate::rng::Rng;
     use crate::search::{Deadlines, NoControl};
 
     fn search(pos: Position, depth: u32) -> SearchResult {
@@ -372,20 +374,9 @@ mod tests {
     #[test]
     fn exact_scores_match_minimax_near_the_end() {
         // Random 8x8 games played to 8 empties; the search must find the minimax value.
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rng = Rng::new(2);
         for _ in 0..40 {
-            let mut pos = Position::initial();
-            while pos.empty_count() > 8 && !pos.is_game_over() {
-                if pos.must_pass() {
-                    pos = pos.pass();
-                    continue;
-                }
-                let moves: Vec<_> = pos.legal_moves().iter().collect();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-            }
+            let pos = random_position(&mut rng, BoardSize::Eight, 8);
             if pos.legal_moves().is_empty() {
                 continue;
             }
@@ -444,20 +435,9 @@ mod tests {
 
     #[test]
     fn multi_pv_scores_every_reported_move_exactly() {
-        let mut state = 0x0bad_cafe_1234_5678u64;
+        let mut rng = Rng::new(3);
         for _ in 0..20 {
-            let mut pos = Position::initial();
-            while pos.empty_count() > 9 && !pos.is_game_over() {
-                if pos.must_pass() {
-                    pos = pos.pass();
-                    continue;
-                }
-                let moves: Vec<_> = pos.legal_moves().iter().collect();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-            }
+            let pos = random_position(&mut rng, BoardSize::Eight, 9);
             if pos.legal_moves().len() < 2 {
                 continue;
             }
@@ -488,20 +468,10 @@ mod tests {
     fn contempt_values_draws() {
         // 4x4 is lost for Black, so look for a drawn position: play random 4x4 games and keep the
         // first position whose exact value is a draw.
-        let mut state = 0x5555_aaaa_1234_4321u64;
+        let mut rng = Rng::new(4);
         let pos = loop {
-            let mut pos = Position::start(BoardSize::Four);
-            for _ in 0..(state % 6) {
-                if pos.legal_moves().is_empty() {
-                    break;
-                }
-                let moves: Vec<_> = pos.legal_moves().iter().collect();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos = pos.play(moves[(state % moves.len() as u64) as usize]);
-            }
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let empties = 7 + rng.below(5) as u32;
+            let pos = random_position(&mut rng, BoardSize::Four, empties);
             if !pos.legal_moves().is_empty() && minimax(&pos) == 0 {
                 break pos;
             }
