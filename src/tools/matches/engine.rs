@@ -4,12 +4,13 @@
 
 use super::spec::{EngineSpec, TimeControl};
 use crate::board::{BoardSize, Color, Game, Move, Position};
+use crate::engine::LineSource;
 use crate::formats::ggf::{Clock as GgfClock, GgfGame};
 use crate::formats::spaced_moves;
 use crate::protocol::Protocol;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -115,18 +116,11 @@ impl Engine {
         std::thread::Builder::new()
             .name(format!("engine {}", spec.name))
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
+                // The engine's own line reader: a line too long to be an answer arrives as garbage.
+                let mut lines = LineSource::new(Box::new(BufReader::new(stdout)));
+                while let Some(line) = lines.next_line() {
+                    if tx.send(line.unwrap_or_else(|too_long| format!("<{too_long}>"))).is_err() {
+                        break;
                     }
                 }
             })

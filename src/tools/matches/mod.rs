@@ -493,7 +493,15 @@ fn report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> 
             Some(e) if e.margin.is_finite() => {
                 writeln!(out, "  Elo {:+.1} ± {:.1} (95%, from {pairs} game pairs)", e.elo + 0.0, e.margin)?
             }
-            Some(e) => writeln!(out, "  Elo {:+.1} (interval unknown yet, from {pairs} game pairs)", e.elo + 0.0)?,
+            Some(e) if !e.elo.is_finite() => {
+                let all = if e.elo > 0.0 { "won" } else { "lost" };
+                writeln!(out, "  Elo {:+} (every game {all}: no finite estimate, from {pairs} game pairs)", e.elo)?
+            }
+            Some(e) => writeln!(
+                out,
+                "  Elo {:+.1} (every game pair scored the same: no interval yet, from {pairs} game pairs)",
+                e.elo + 0.0
+            )?,
             None => writeln!(out, "  Elo: no complete game pair yet")?,
         }
         for (side, name) in [(0, na), (1, nb)] {
