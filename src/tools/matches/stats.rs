@@ -91,17 +91,17 @@ impl Tally {
         (self.disc_games > 0).then(|| self.disc_sum as f64 / f64::from(self.disc_games))
     }
 
-    /// Mean and variance of the pair score (points per game, 0 to 1) over completed pairs.
-    fn pair_moments(&self) -> Option<(f64, f64, f64)> {
-        let n: u32 = self.pairs.iter().sum();
-        if n == 0 {
+    /// Count, mean and variance of the pair score (points per game, 0 to 1) over completed pairs,
+    /// with `prior` pseudo-pairs added to each of the five outcomes.
+    fn pair_moments(&self, prior: f64) -> Option<(f64, f64, f64)> {
+        if self.pairs.iter().all(|&c| c == 0) {
             return None;
         }
-        let n = f64::from(n);
+        let counts: Vec<f64> = self.pairs.iter().map(|&c| f64::from(c) + prior).collect();
+        let n: f64 = counts.iter().sum();
         let value = |i: usize| i as f64 / 4.0;
-        let mean = self.pairs.iter().enumerate().map(|(i, &c)| value(i) * f64::from(c)).sum::<f64>() / n;
-        let var =
-            self.pairs.iter().enumerate().map(|(i, &c)| (value(i) - mean).powi(2) * f64::from(c)).sum::<f64>() / n;
+        let mean = counts.iter().enumerate().map(|(i, c)| value(i) * c).sum::<f64>() / n;
+        let var = counts.iter().enumerate().map(|(i, c)| (value(i) - mean).powi(2) * c).sum::<f64>() / n;
         Some((n, mean, var))
     }
 
@@ -109,7 +109,7 @@ impl Tally {
     /// `None` until there is at least one pair; the interval is infinite when every pair has the
     /// same score (no variance to estimate) or the score is 0 or 1.
     pub fn elo(&self) -> Option<Elo> {
-        let (n, mean, var) = self.pair_moments()?;
+        let (n, mean, var) = self.pair_moments(0.0)?;
         let elo = score_to_elo(mean);
         let sigma = (var / n).sqrt();
         let (low, high) = (score_to_elo(mean - 1.96 * sigma), score_to_elo(mean + 1.96 * sigma));
@@ -119,13 +119,12 @@ impl Tally {
     }
 
     /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo = `elo0`) from the completed
-    /// pairs, by the normal approximation of the generalised SPRT.
+    /// pairs, by the normal approximation of the generalised SPRT. A weak prior, a quarter of a pair
+    /// on each of the five outcomes, keeps the variance positive when every pair so far scored
+    /// alike (an engine winning every game must still be accepted), and weighs nothing once there
+    /// are a few dozen pairs.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let Some((n, mean, var)) = self.pair_moments() else { return 0.0 };
-        // With no variance yet (every pair scored alike) there is no information to weigh.
-        if var <= 0.0 {
-            return 0.0;
-        }
+        let Some((n, mean, var)) = self.pair_moments(0.25) else { return 0.0 };
         let (s0, s1) = (elo_to_score(elo0), elo_to_score(elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
@@ -253,5 +252,16 @@ mod tests {
         assert_eq!(sprt.state(&equal), SprtState::AcceptH0);
         let few = Tally { pairs: [1, 2, 3, 2, 1], ..Tally::default() };
         assert_eq!(sprt.state(&few), SprtState::Continue);
+    }
+
+    #[test]
+    fn sprt_decides_when_every_pair_is_won() {
+        // No variance at all in the data: the prior still lets the test conclude, but not at once.
+        let sprt = Sprt { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 };
+        let won = |n| Tally { pairs: [0, 0, 0, 0, n], ..Tally::default() };
+        assert_eq!(sprt.state(&won(1)), SprtState::Continue);
+        assert_eq!(sprt.state(&won(20)), SprtState::AcceptH1);
+        let lost = Tally { pairs: [20, 0, 0, 0, 0], ..Tally::default() };
+        assert_eq!(sprt.state(&lost), SprtState::AcceptH0);
     }
 }
