@@ -63,6 +63,12 @@ enum Command {
     Bench(BenchArgs),
     /// Play engine-vs-engine matches over UGI, NBoard and GTP.
     Match(MatchArgs),
+    /// Fit the weights of Magpie's hand-made evaluation to WTHOR tournament games.
+    FitEval {
+        /// A WTHOR directory (its WTH_*.wtb files) or one .wtb file.
+        #[arg(long)]
+        wthor: PathBuf,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -325,6 +331,8 @@ pub enum Request {
     BestMove(BestMoveRequest),
     /// Play a match.
     Match(Box<MatchConfig>),
+    /// Fit the evaluation's weights.
+    FitEval(PathBuf),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -402,6 +410,7 @@ where
         Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
         Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
+        Some(Command::FitEval { wthor }) => Ok(Request::FitEval(wthor)),
     }
 }
 
@@ -494,6 +503,7 @@ where
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
         Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
         Request::Match(config) => crate::tools::matches::run_match(*config, &mut stdout).map(|_| ()),
+        Request::FitEval(path) => crate::tools::fit_eval::run(&path, &mut stdout),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,5 +2,6 @@
 
 pub mod bench;
 pub mod bestmove;
+pub mod fit_eval;
 pub mod matches;
 pub mod perft;
