@@ -95,7 +95,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig { cases: 40, max_shrink_iters: 64, ..ProptestConfig::default() })]
 
     /// The same through the real binary: exit 0 with a report, or exit 2 with one `error:` line.
     #[test]

@@ -498,7 +498,7 @@ fn garbage_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig { cases: 32, max_shrink_iters: 64, ..ProptestConfig::default() })]
 
     /// Arbitrary lines: each one that is not blank or a comment gets exactly one answer block
     /// beginning with `=` or `?` and the line's id, nothing panics, and `name` is still answered

@@ -288,7 +288,7 @@ fn end_of_input_exits_and_answers_a_running_go() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, max_shrink_iters: 64, ..proptest::prelude::ProptestConfig::default() })]
 
     /// Arbitrary lines: errors come as status lines, nothing panics, and a ping is still answered.
     #[test]

@@ -49,10 +49,11 @@ fn solve(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let pivot_row = a[col];
         for r in col + 1..N {
-            let k = a[r][col] / a[col][col];
-            for c in col..N {
-                a[r][c] -= k * a[col][c];
+            let k = a[r][col] / pivot_row[col];
+            for (x, p) in a[r][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= k * p;
             }
             b[r] -= k * b[col];
         }
