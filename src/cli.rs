@@ -106,7 +106,7 @@ struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Time control: milliseconds per move (the default is 100 when no time control is given).
-    #[arg(long, conflicts_with_all = ["depth", "tc"])]
+    #[arg(long, conflicts_with_all = ["depth", "tc"], value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
     /// Time control: fixed depth per move.
     #[arg(long, conflicts_with = "tc", value_parser = clap::value_parser!(u32).range(1..=60))]
@@ -115,7 +115,7 @@ struct MatchArgs {
     #[arg(long)]
     tc: Option<String>,
     /// Milliseconds an engine may overrun its time before losing on time.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
     /// Seconds a depth-limited move may take before the engine counts as hung.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]

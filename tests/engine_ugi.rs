@@ -351,6 +351,9 @@ fn errors_leave_the_state_unchanged() {
     assert_eq!(e.recv(), "info string error: unknown option 'Colour'");
     e.send("go movetime soon");
     assert!(e.recv().starts_with("info string error: go: "));
+    // Absurd numbers are limits too far to matter, not a crash.
+    e.send("go movetime 18446744073709551615 p1time 18446744073709551615 p1inc 18446744073709551615 depth 1");
+    assert!(e.until("bestmove").last().unwrap().starts_with("bestmove "));
     // The position is still the one after f5: White to move.
     e.send("query p1turn");
     assert_eq!(e.recv(), "response false");

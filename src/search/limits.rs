@@ -82,7 +82,8 @@ impl Deadlines {
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
         }
-        Deadlines { soft: soft.map(|d| start + d), hard: hard.map(|d| start + d) }
+        // A limit too far away to be represented (a client's absurd movetime) is no limit.
+        Deadlines { soft: soft.and_then(|d| start.checked_add(d)), hard: hard.and_then(|d| start.checked_add(d)) }
     }
 }
 
@@ -98,16 +99,18 @@ impl Deadlines {
 fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, Duration) {
     let available = clock.time.saturating_sub(overhead);
     let my_moves = (empties.div_ceil(2)).max(1);
+    // Saturating arithmetic: the clock comes from the client, and absurd values must not overflow.
+    let increment = clock.increment.saturating_mul(3) / 4;
     let (soft, hard) = match clock.moves_to_go {
         Some(period) => {
             let moves = period.clamp(1, my_moves);
-            let soft = available / moves + clock.increment * 3 / 4;
-            let hard = if moves == 1 { available } else { (soft * 3).min(available / 2) };
+            let soft = (available / moves).saturating_add(increment);
+            let hard = if moves == 1 { available } else { soft.saturating_mul(3).min(available / 2) };
             (soft, hard)
         }
         None => {
-            let soft = available / (my_moves + 2) + clock.increment * 3 / 4;
-            let hard = (soft * 4).min(available / 3 + clock.increment / 2);
+            let soft = (available / (my_moves + 2)).saturating_add(increment);
+            let hard = soft.saturating_mul(4).min((available / 3).saturating_add(clock.increment / 2));
             (soft, hard)
         }
     };
@@ -162,6 +165,16 @@ mod tests {
         let clock = Clock { time: Duration::from_secs(10), increment: Duration::ZERO, moves_to_go: Some(40) };
         let (soft, _) = clock_budget(&clock, 4, Duration::ZERO);
         assert_eq!(soft, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn absurd_limits_do_not_overflow() {
+        let limits = Limits { movetime: Some(Duration::from_millis(u64::MAX)), ..Limits::default() };
+        let d = Deadlines::plan(&limits, 30, Instant::now(), Duration::ZERO);
+        assert!(d.hard.is_none() || d.hard > Some(Instant::now()));
+        let clock = Clock { time: Duration::MAX, increment: Duration::MAX, moves_to_go: Some(u32::MAX) };
+        let limits = Limits { clock: Some(clock), ..Limits::default() };
+        let _ = Deadlines::plan(&limits, 30, Instant::now(), Duration::ZERO);
     }
 
     #[test]
