@@ -497,11 +497,17 @@ fn report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> 
                 let all = if e.elo > 0.0 { "won" } else { "lost" };
                 writeln!(out, "  Elo {:+} (every game {all}: no finite estimate, from {pairs} game pairs)", e.elo)?
             }
-            Some(e) => writeln!(
+            Some(e) if e.flat => writeln!(
                 out,
                 "  Elo {:+.1} (every game pair scored the same: no interval yet, from {pairs} game pairs)",
                 e.elo + 0.0
             )?,
+            Some(e) if e.low.is_finite() => {
+                writeln!(out, "  Elo {:+.1} (95%: at least {:+.1}, from {pairs} game pairs)", e.elo + 0.0, e.low + 0.0)?
+            }
+            Some(e) => {
+                writeln!(out, "  Elo {:+.1} (95%: at most {:+.1}, from {pairs} game pairs)", e.elo + 0.0, e.high + 0.0)?
+            }
             None => writeln!(out, "  Elo: no complete game pair yet")?,
         }
         for (side, name) in [(0, na), (1, nb)] {

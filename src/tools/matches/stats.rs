@@ -115,7 +115,7 @@ impl Tally {
         let (low, high) = (score_to_elo(mean - 1.96 * sigma), score_to_elo(mean + 1.96 * sigma));
         let margin =
             if var == 0.0 || !low.is_finite() || !high.is_finite() { f64::INFINITY } else { (high - low) / 2.0 };
-        Some(Elo { elo, margin })
+        Some(Elo { elo, margin, low, high, flat: var == 0.0 })
     }
 
     /// The log-likelihood ratio of H1 (Elo = `elo1`) against H0 (Elo = `elo0`) from the completed
@@ -135,8 +135,14 @@ impl Tally {
 pub struct Elo {
     /// The estimate (±infinity for a 0 or 1 score).
     pub elo: f64,
-    /// Half-width of the 95% interval (infinity when it cannot be estimated yet).
+    /// Half-width of the 95% interval (infinity when one of its ends is).
     pub margin: f64,
+    /// Lower end of the 95% interval (−infinity when the score interval reaches 0).
+    pub low: f64,
+    /// Upper end of the 95% interval (+infinity when the score interval reaches 1).
+    pub high: f64,
+    /// Every pair scored the same, so the data say nothing of the spread yet.
+    pub flat: bool,
 }
 
 /// The Elo difference of an expected score (0 to 1).
@@ -238,6 +244,11 @@ mod tests {
         // Identical pairs give no variance: the interval is unknown.
         let flat = Tally { pairs: [0, 0, 10, 0, 0], ..Tally::default() };
         assert_eq!(flat.elo().unwrap().margin, f64::INFINITY);
+        assert!(flat.elo().unwrap().flat);
+        // Near a perfect score the interval is one-sided: its upper end is infinite.
+        let lopsided = Tally { pairs: [0, 0, 3, 0, 47], ..Tally::default() };
+        let e = lopsided.elo().unwrap();
+        assert!(!e.flat && e.low.is_finite() && e.high == f64::INFINITY && e.low < e.elo, "{e:?}");
         assert!(Tally::default().elo().is_none());
     }
 
