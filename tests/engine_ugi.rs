@@ -259,6 +259,18 @@ fn end_of_input_during_perft_prints_the_count() {
 }
 
 #[test]
+fn stop_ends_a_long_perft() {
+    let mut e = Engine::start(&[]);
+    e.send("perft 20");
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok", "answered while counting");
+    e.send("stop");
+    assert_eq!(e.recv_within(10.0), "info string perft 20 stopped");
+    e.send("perft 3");
+    assert!(e.recv().starts_with("perft 3 leaves 56 "));
+}
+
+#[test]
 fn quit_exits_during_a_search_without_answering() {
     let mut e = Engine::start(&[]);
     e.send("position startpos");

@@ -119,6 +119,39 @@ pub fn perft_masked(pos: &Position, depth: u32, convention: Convention) -> u64 {
     count(pos.player(), pos.opponent(), depth, convention, Masked(pos.size().playable()))
 }
 
+/// Depth from which [`perft_interruptible`] asks whether to stop before each subtree: a subtree
+/// this deep has millions of leaves, so asking costs nothing measurable.
+const CHECK_DEPTH: u32 = 7;
+
+/// [`perft`] that asks `stop` before each subtree of depth [`CHECK_DEPTH`] or more and gives up
+/// (`None`) as soon as it answers true: deep counts take hours, and a client must be able to stop
+/// them.
+pub fn perft_interruptible(
+    pos: &Position,
+    depth: u32,
+    convention: Convention,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    if depth < CHECK_DEPTH {
+        return Some(perft(pos, depth, convention));
+    }
+    if stop() {
+        return None;
+    }
+    if pos.is_game_over() {
+        return Some(convention.early_game_over());
+    }
+    if pos.must_pass() {
+        let below = if convention == Convention::FreePass { depth } else { depth - 1 };
+        return perft_interruptible(&pos.pass(), below, convention, stop);
+    }
+    let mut leaves = 0;
+    for sq in pos.legal_moves() {
+        leaves += perft_interruptible(&pos.play(sq), depth - 1, convention, stop)?;
+    }
+    Some(leaves)
+}
+
 /// The perft count under each legal move of `pos` (one entry `pass` when the side to move must
 /// pass; none when the game is over). The counts add up to [`perft`] of `depth`, except when the
 /// game is over at the root.
@@ -189,6 +222,23 @@ mod tests {
         assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 1396);
         // By symmetry every opening move has the same subtree.
         assert!(parts.iter().all(|p| p.1 == 349));
+    }
+
+    #[test]
+    fn interruptible_perft_counts_the_same_and_stops() {
+        let start = Position::initial();
+        for convention in [Convention::Standard, Convention::Edax, Convention::FreePass] {
+            assert_eq!(perft_interruptible(&start, 9, convention, &mut || false), Some(perft(&start, 9, convention)));
+        }
+        let mut asked = 0;
+        assert_eq!(
+            perft_interruptible(&start, 20, Convention::Standard, &mut || {
+                asked += 1;
+                asked > 3
+            }),
+            None
+        );
+        assert_eq!(asked, 4);
     }
 
     #[test]

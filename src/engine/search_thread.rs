@@ -7,7 +7,8 @@
 //! sending `go` and `stop` back to back) still stops it.
 
 use crate::board::Move;
-use crate::board::{Convention, Position, perft};
+use crate::board::perft::perft_interruptible;
+use crate::board::{Convention, Position};
 use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, unsearched};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -63,12 +64,12 @@ pub enum Report {
         /// Its result.
         result: SearchResult,
     },
-    /// Perft finished.
+    /// Perft finished, or was stopped (`leaves` is `None`).
     Perft {
         /// The job.
         id: u64,
-        /// Leaves counted.
-        leaves: u64,
+        /// Leaves counted, unless stopped.
+        leaves: Option<u64>,
         /// Time taken.
         time: Duration,
     },
@@ -152,7 +153,9 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
             }
             Job::Perft { id, position, depth } => {
                 let start = Instant::now();
-                let leaves = perft(&position, depth, Convention::Standard);
+                let mut channel = ChannelControl { control: &control, id, latest_stop: &mut latest_stop };
+                let leaves =
+                    perft_interruptible(&position, depth, Convention::Standard, &mut || channel.poll().is_some());
                 let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
             }
             Job::NewGame => searcher.clear(),

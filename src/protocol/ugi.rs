@@ -99,7 +99,7 @@ pub enum Query {
     Result,
 }
 
-/// The deepest `perft` the protocol runs (it cannot be stopped, only quit).
+/// The deepest `perft` the protocol runs (`stop` ends a count that takes too long).
 pub const MAX_PERFT: u32 = 20;
 
 /// Parses one line. Blank lines are ignored.
@@ -444,6 +444,10 @@ impl Ugi {
                 ctx.stop_search();
                 self.active = Some(Active::Search { id, infinite, stop_requested: true, held: None });
             }
+            Some(perft @ Active::Perft { .. }) => {
+                ctx.stop_search();
+                self.active = Some(perft);
+            }
             other => self.active = other,
         }
     }
@@ -577,8 +581,16 @@ impl Frontend for Ugi {
                     && active == id
                 {
                     self.active = None;
-                    let speed = (leaves as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                    ctx.line(&format!("perft {depth} leaves {leaves} time {} leaves/s {speed}", time.as_millis()));
+                    match leaves {
+                        Some(leaves) => {
+                            let speed = (leaves as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                            ctx.line(&format!(
+                                "perft {depth} leaves {leaves} time {} leaves/s {speed}",
+                                time.as_millis()
+                            ));
+                        }
+                        None => Ugi::send(ctx, Reply::InfoString(format!("perft {depth} stopped"))),
+                    }
                 }
             }
         }
