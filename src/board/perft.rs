@@ -123,7 +123,7 @@ pub fn perft_masked(pos: &Position, depth: u32, convention: Convention) -> u64 {
 /// this deep has millions of leaves, so asking costs nothing measurable.
 const CHECK_DEPTH: u32 = 7;
 
-/// [`perft`] that asks `stop` before each subtree of depth [`CHECK_DEPTH`] or more and gives up
+/// [`perft`] that asks `stop` before each subtree of depth 7 or more (`CHECK_DEPTH`) and gives up
 /// (`None`) as soon as it answers true: deep counts take hours, and a client must be able to stop
 /// them.
 pub fn perft_interruptible(
