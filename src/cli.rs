@@ -427,17 +427,19 @@ fn one_line(text: &str) -> String {
     if line.is_empty() { "invalid command line".to_string() } else { line.to_string() }
 }
 
+/// The position given by `flag` (checked against `--size` when both are given), or the start
+/// position of the size.
+fn start_position(text: Option<&str>, size: Option<BoardSize>, flag: &str) -> Result<Position, CliError> {
+    let Some(text) = text else { return Ok(Position::start(size.unwrap_or_default())) };
+    let pos = parse_position(text).map_err(|e| CliError(format!("{flag}: {e}")))?;
+    if let Some(size) = size.filter(|s| *s != pos.size()) {
+        return Err(CliError(format!("{flag} is a {} board but --size says {size}", pos.size())));
+    }
+    Ok(pos)
+}
+
 fn perft_request(args: PerftArgs) -> Result<PerftRequest, CliError> {
-    let position = match (&args.position, args.size) {
-        (None, size) => Position::start(size.unwrap_or_default()),
-        (Some(text), size) => {
-            let pos = parse_position(text).map_err(|e| CliError(format!("--position: {e}")))?;
-            if let Some(size) = size.filter(|s| *s != pos.size()) {
-                return Err(CliError(format!("--position is a {} board but --size says {size}", pos.size())));
-            }
-            pos
-        }
-    };
+    let position = start_position(args.position.as_deref(), args.size, "--position")?;
     Ok(PerftRequest {
         position,
         depth: args.depth,
@@ -448,16 +450,7 @@ fn perft_request(args: PerftArgs) -> Result<PerftRequest, CliError> {
 }
 
 fn bestmove_request(args: BestMoveArgs) -> Result<BestMoveRequest, CliError> {
-    let start = match (&args.fen, args.size) {
-        (None, size) => Position::start(size.unwrap_or_default()),
-        (Some(text), size) => {
-            let pos = parse_position(text).map_err(|e| CliError(format!("--fen: {e}")))?;
-            if let Some(size) = size.filter(|s| *s != pos.size()) {
-                return Err(CliError(format!("--fen is a {} board but --size says {size}", pos.size())));
-            }
-            pos
-        }
-    };
+    let start = start_position(args.fen.as_deref(), args.size, "--fen")?;
     let moves = parse_moves(&args.moves).map_err(|e| CliError(format!("--moves: {e}")))?;
     let mut game = Game::new(start);
     game.play_all(&moves).map_err(|(i, e)| CliError(format!("--moves: move {} ({}): {e}", i + 1, moves[i])))?;

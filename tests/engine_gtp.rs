@@ -129,7 +129,7 @@ fn random_game(rng: &mut Rng, size: BoardSize, stop: impl Fn(&Position) -> bool)
 
 /// A game that reaches a position where the side to move must pass.
 fn game_to_a_pass(seed: u64) -> Game {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     loop {
         let game = random_game(&mut rng, BoardSize::Eight, Position::must_pass);
         if game.position().must_pass() {
@@ -251,7 +251,7 @@ fn gogui_rules_engine_session() {
     assert_eq!(ok(&mut e, "gogui-rules_final_result"), "unknown");
 
     // A finished game: no legal move at all, and the result.
-    let finished = random_game(&mut Rng(5), BoardSize::Eight, |_| false);
+    let finished = random_game(&mut Rng::new(5), BoardSize::Eight, |_| false);
     assert!(finished.position().is_game_over());
     assert_eq!(ok(&mut e, "clear_board"), "");
     replay(&mut e, &finished);

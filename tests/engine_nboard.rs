@@ -35,7 +35,7 @@ fn nboard_ggf(game: &Game, clock: &str) -> String {
 
 /// A random game that ends with a pass (the side to move after it is the one that did not pass).
 fn game_ending_in_a_pass(seed: u64) -> Game {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     loop {
         let mut game = Game::default();
         loop {

@@ -123,7 +123,7 @@ fn isready_is_answered_during_a_search() {
 #[test]
 fn one_bestmove_per_go_over_hundreds_of_positions() {
     let mut e = Engine::start(&[]);
-    let mut rng = Rng(0x5eed_1234);
+    let mut rng = Rng::new(0x5eed_1234);
     for _ in 0..300 {
         let pos = random_position(&mut rng);
         e.send(&format!("position fen {pos}"));
@@ -139,7 +139,7 @@ fn one_bestmove_per_go_over_hundreds_of_positions() {
 #[test]
 fn passes_and_game_over() {
     // Find a position where the side to move must pass, and one where the game is over.
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let (mut pass_pos, mut over_pos) = (None, None);
     while pass_pos.is_none() || over_pos.is_none() {
         let pos = random_position(&mut rng);
@@ -190,7 +190,7 @@ fn passes_and_game_over() {
 #[test]
 fn a_lone_move_is_answered_at_once() {
     // Search random positions for one with a single legal move.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let pos = loop {
         let pos = random_position(&mut rng);
         if pos.legal_moves().len() == 1 {

@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// A WTHOR file of `count` random games played to their end.
 fn random_wtb(count: usize, seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut bytes = vec![20, 26, 11, 22];
     bytes.extend_from_slice(&(count as u32).to_le_bytes());
     bytes.extend_from_slice(&[0, 0]);

@@ -102,7 +102,7 @@ fn random_game(rng: &mut Rng) -> GgfGame {
         let number = |rng: &mut Rng| match rng.below(4) {
             0 => None,
             1 => Some((rng.below(12_801) as f64 - 6400.0) / 100.0),
-            2 => Some(f64::from_bits(rng.next())).filter(|x| x.is_finite()),
+            2 => Some(f64::from_bits(rng.next_u64())).filter(|x| x.is_finite()),
             _ => Some(rng.below(100_000) as f64 / 1000.0),
         };
         let (eval, time) = (number(rng), number(rng).map(f64::abs));
@@ -121,7 +121,7 @@ fn random_game(rng: &mut Rng) -> GgfGame {
 
 #[test]
 fn random_games_round_trip() {
-    let mut rng = Rng(0x6767_6620_726f_756e);
+    let mut rng = Rng::new(0x6767_6620_726f_756e);
     let mut passes = 0;
     for _ in 0..200 {
         let game = random_game(&mut rng);

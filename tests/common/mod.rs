@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: a slow, obviously correct array-based Othello board
-//! that the bitboard code is checked against, and a tiny seeded random generator.
+//! that the bitboard code is checked against, and the engine driven over pipes.
 
 #![allow(dead_code)]
 
@@ -151,21 +151,8 @@ impl RefBoard {
     }
 }
 
-/// xorshift64*: a small seeded generator, so that failures replay.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The library's seeded generator, so that failures replay.
+pub use magpie::rng::Rng;
 
 /// The `magpie` binary driven over pipes, with a reader thread so that reads can time out instead
 /// of hanging a test.
