@@ -11,7 +11,8 @@
 //! - [`engine`]: the reader, engine-loop and search threads;
 //! - [`protocol`]: the protocols over the engine loop;
 //! - [`tools`]: perft, bench, bestmove;
-//! - [`cli`]: the command line.
+//! - [`cli`]: the command line;
+//! - [`rng`], [`quote`]: a seeded random generator, and input quoted safely in error messages.
 
 pub mod board;
 pub mod cli;
@@ -19,6 +20,7 @@ pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod protocol;
+pub mod quote;
 pub mod rng;
 pub mod search;
 pub mod tools;

@@ -10,6 +10,7 @@
 use super::movegen::{flips, legal_moves};
 use super::position::Position;
 use super::square::{Move, Square};
+use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -60,7 +61,7 @@ pub struct ParseConventionError(pub String);
 
 impl fmt::Display for ParseConventionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown perft convention '{}' (expected {})", self.0, Convention::NAMES.join(", "))
+        write!(f, "unknown perft convention {} (expected {})", Quoted(&self.0), Convention::NAMES.join(", "))
     }
 }
 

@@ -4,6 +4,7 @@
 //! with row 1 at the top of the board as Othello players write it. Smaller boards use the top-left
 //! corner of the same grid (a1..d4 on 4x4, a1..f6 on 6x6).
 
+use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -86,7 +87,7 @@ pub struct ParseSquareError {
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a square (expected a1..h8)", self.token)
+        write!(f, "{} is not a square (expected a1..h8)", Quoted(&self.token))
     }
 }
 
@@ -205,7 +206,7 @@ pub struct ParseMoveError {
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a move (expected a1..h8 or pass)", self.token)
+        write!(f, "{} is not a move (expected a1..h8 or pass)", Quoted(&self.token))
     }
 }
 

@@ -7,6 +7,7 @@ pub mod features;
 pub mod heuristic;
 
 use crate::board::Position;
+use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -93,7 +94,7 @@ pub struct ParseEvalError(pub String);
 impl fmt::Display for ParseEvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = EvalKind::ALL.iter().map(|e| e.name()).collect();
-        write!(f, "unknown evaluation '{}' (expected {})", self.0, names.join(", "))
+        write!(f, "unknown evaluation {} (expected {})", Quoted(&self.0), names.join(", "))
     }
 }
 

@@ -2,6 +2,7 @@
 //! move, as in UGI `position … moves`), in either case, with passes written `pass`, `PA` or `--`.
 
 use crate::board::{Move, Square};
+use crate::quote::Quoted;
 use std::fmt;
 
 /// A move list token that is not a move.
@@ -13,7 +14,7 @@ pub struct ParseMovesError {
 
 impl fmt::Display for ParseMovesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a move (expected a1..h8, pass or PA)", self.token)
+        write!(f, "{} is not a move (expected a1..h8, pass or PA)", Quoted(&self.token))
     }
 }
 

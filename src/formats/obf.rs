@@ -4,6 +4,7 @@
 
 use super::position_text::{ParsePositionError, parse_position};
 use crate::board::{IllegalMove, Move, Position};
+use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -44,7 +45,7 @@ impl fmt::Display for ParseObfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseObfError::Position(e) => e.fmt(f),
-            ParseObfError::Item(item) => write!(f, "'{item}' is not a move and score (expected e.g. G8:+18)"),
+            ParseObfError::Item(item) => write!(f, "{} is not a move and score (expected e.g. G8:+18)", Quoted(item)),
             ParseObfError::Illegal(e) => e.fmt(f),
         }
     }

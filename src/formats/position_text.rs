@@ -7,6 +7,7 @@
 //! `X`/`O`/`-` form, which every tool reads.
 
 use crate::board::{BoardSize, Color, Position, PositionError, Square};
+use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
 
@@ -44,9 +45,15 @@ impl fmt::Display for ParsePositionError {
                 found - 1
             ),
             ParsePositionError::BadSquare { found, square } => {
-                write!(f, "'{found}' at {square} is not a square (expected X, O or - ; also *, b, w, .)")
+                write!(
+                    f,
+                    "{} at {square} is not a square (expected X, O or - ; also *, b, w, .)",
+                    Quoted(&found.to_string())
+                )
             }
-            ParsePositionError::BadSide(c) => write!(f, "'{c}' is not a side to move (expected X or O)"),
+            ParsePositionError::BadSide(c) => {
+                write!(f, "{} is not a side to move (expected X or O)", Quoted(&c.to_string()))
+            }
             ParsePositionError::Invalid(e) => e.fmt(f),
         }
     }
