@@ -489,7 +489,7 @@ where
         }
         Request::Engine { protocol, settings } => {
             drop(stdout);
-            crate::engine::run_stdio(protocol, settings);
+            crate::protocol::run_stdio(protocol, settings);
             Ok(())
         }
         Request::Perft(request) => perft::run(&request, &mut stdout),

@@ -192,12 +192,13 @@ fn go_respects_the_clock_left_in_the_game() {
     let mut e = start_nboard(40);
     e.send(&format!("set game {}", nboard_ggf(&Game::default(), "00:01")));
     e.send("ping 1");
-    let started = std::time::Instant::now();
     e.send("go");
     pong(&mut e, 1);
-    let (_, mv) = until_move(&mut e);
+    // Depth 40 would take hours: the answer comes from the clock's budget.
+    let (lines, mv) = until_move(&mut e);
     assert!(Position::initial().is_legal(mv));
-    assert!(started.elapsed() < std::time::Duration::from_secs(1), "answered within the clock");
+    let time: f64 = lines.last().unwrap().rsplit('/').next().unwrap().parse().unwrap();
+    assert!(time < 1.0, "the reported time fits the clock: {lines:?}");
 }
 
 #[test]
@@ -312,4 +313,128 @@ proptest::proptest! {
         proptest::prop_assert!(status.success());
         proptest::prop_assert!(!stderr.contains("panicked"), "{}", stderr);
     }
+}
+
+/// A `ping` stops every request older than it, running or waiting: with a depth-60 hint running
+/// and two depth-60 `go`s waiting, the pong still comes at once, the stale requests stay silent, and
+/// the state commands between them are applied.
+#[test]
+fn a_ping_gives_up_every_older_request() {
+    let mut e = start_nboard(12);
+    e.send(&format!("set game {}", nboard_ggf(&Game::default(), "15:00")));
+    e.send("set depth 60");
+    e.send("hint 1");
+    e.send("go");
+    e.send("move F5");
+    e.send("go");
+    e.send("ping 5");
+    // Without the rule this pong would wait for three searches to depth 60 (hours).
+    let lines = e.until("pong 5");
+    assert!(lines.iter().all(|l| !l.starts_with("===")), "stale requests answer nothing: {lines:?}");
+    assert!(lines.iter().any(|l| l == "set myname Magpie60"), "{lines:?}");
+    e.send("ping 6");
+    assert_eq!(e.recv_within(10.0), "pong 6", "nothing stale after the pong");
+    // The move queued between the stale requests was played: the next go is for White after f5.
+    e.send("set depth 2");
+    assert_eq!(e.recv(), "set myname Magpie2");
+    e.send("ping 7");
+    e.send("go");
+    pong(&mut e, 7);
+    let (_, mv) = until_move(&mut e);
+    assert!(Position::initial().play("f5".parse().unwrap()).is_legal(mv));
+}
+
+/// While `go` thinks, `nodestats` lines show the node counter moving.
+#[test]
+fn go_reports_node_counts_while_it_thinks() {
+    let mut e = start_nboard(8);
+    e.send(&format!("set game {}", nboard_ggf(&Game::default(), "15:00")));
+    e.send("ping 1");
+    e.send("go");
+    pong(&mut e, 1);
+    let (lines, _) = until_move(&mut e);
+    let counts: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("nodestats "))
+        .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(counts.len() >= 2, "{lines:?}");
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "the count only grows: {counts:?}");
+}
+
+/// `analysis` is from Black's point of view: near the end of a game, where every search is an
+/// exact solve, the values equal an exact solve seen from Black, whoever is to move.
+#[test]
+fn analysis_is_from_blacks_point_of_view() {
+    use magpie::search::{NoControl, SearchRequest, Searcher};
+    let mut rng = Rng::new(77);
+    let mut game = Game::default();
+    while !game.position().is_game_over() {
+        let pos = *game.position();
+        let mv = if pos.must_pass() {
+            Move::Pass
+        } else {
+            let moves: Vec<_> = pos.legal_moves().iter().collect();
+            Move::Play(moves[rng.below(moves.len())])
+        };
+        game.play_strict(mv).unwrap();
+    }
+    let mut e = start_nboard(10);
+    e.send(&format!("set game {}", nboard_ggf(&game, "15:00")));
+    e.send("ping 1");
+    e.send("analyze");
+    pong(&mut e, 1);
+    let mut values = std::collections::HashMap::new();
+    loop {
+        let line = e.recv();
+        if let Some(rest) = line.strip_prefix("analysis ") {
+            let (n, v) = rest.split_once(' ').unwrap();
+            values.insert(n.parse::<usize>().unwrap(), v.parse::<f64>().unwrap());
+        }
+        if line == "status" {
+            break;
+        }
+    }
+    assert_eq!(values.len(), game.positions().len());
+    let mut searcher = Searcher::new();
+    for (n, pos) in game.positions().iter().enumerate() {
+        if pos.empty_count() > 10 {
+            continue;
+        }
+        let for_black = if pos.is_game_over() {
+            pos.final_score_for_black()
+        } else {
+            let searched = if pos.must_pass() { pos.pass() } else { *pos };
+            let result =
+                searcher.search(&SearchRequest::new(searched, Default::default()), &mut NoControl, &mut |_| {});
+            assert!(result.info.exact);
+            let for_searched = result.info.score / 100;
+            if searched.side_to_move() == Color::Black { for_searched } else { -for_searched }
+        };
+        assert_eq!(values[&n], f64::from(for_black), "analysis {n} of {pos}");
+    }
+}
+
+/// Numbers: errors name the value; depths are clamped to 1..60, contempt to ±64 discs.
+#[test]
+fn bad_numbers_are_named() {
+    let mut e = start_nboard(4);
+    for (line, error) in [
+        ("set depth abc", "set depth: 'abc' is not a depth in plies"),
+        ("set depth -3", "set depth: '-3' is not a depth in plies"),
+        ("set depth", "set depth: missing a depth in plies"),
+        ("set contempt x", "set contempt: 'x' is not a number of centi-discs"),
+        ("hint many", "hint: 'many' is not a number of moves"),
+        ("nboard two", "nboard: 'two' is not a protocol version"),
+        ("set depth 99999999999999999999999", "set depth: '99999999999999999999999' is not a depth in plies"),
+    ] {
+        e.send(line);
+        assert_eq!(e.recv(), format!("status Magpie error: {error}"), "{line}");
+    }
+    e.send("set depth 0");
+    assert_eq!(e.recv(), "set myname Magpie1");
+    e.send("set depth 99");
+    assert_eq!(e.recv(), "set myname Magpie60");
+    e.send("ping 1");
+    pong(&mut e, 1);
 }

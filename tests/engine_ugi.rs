@@ -351,7 +351,7 @@ fn errors_leave_the_state_unchanged() {
     let mut e = Engine::start(&[]);
     e.send("position startpos moves f5");
     e.send("frobnicate");
-    assert_eq!(e.recv(), "info string error: unknown command 'frobnicate'");
+    assert_eq!(e.recv(), "info string error: unknown command 'frobnicate' (help lists the commands)");
     e.send("position startpos moves f5 d6 a1");
     let err = e.recv();
     assert!(err.starts_with("info string error: position: move 3 (a1): illegal move a1"), "{err}");
@@ -487,8 +487,12 @@ fn multipv_reports_that_many_lines_best_first() {
     e.send("go depth 5");
     let lines = e.until("bestmove");
     let last_depth: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
-    // Three lines for depth 5, then the result line repeated before bestmove.
-    assert_eq!(last_depth.len(), 4, "{lines:?}");
+    // Three lines for depth 5, then the three repeated before bestmove, in rank order.
+    assert_eq!(last_depth.len(), 6, "{lines:?}");
+    let repeated: Vec<&String> = lines[lines.len() - 4..lines.len() - 1].iter().collect();
+    for (k, line) in repeated.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{lines:?}");
+    }
     let score = |l: &str| -> i32 {
         let w: Vec<&str> = l.split_whitespace().collect();
         w[w.iter().position(|x| *x == "cp").unwrap() + 1].parse().unwrap()
@@ -519,4 +523,188 @@ fn stop_right_after_go_is_not_lost() {
         };
         assert_legal_answer(&Position::initial(), bestmove_of(&line));
     }
+}
+
+/// A `go` whose limits are all for the other side (or say nothing about time) thinks for the
+/// default time, and the engine exits at the end of input, as a client used to UCI expects.
+#[test]
+fn a_go_without_a_limit_for_the_mover_answers_and_exits() {
+    for go in ["go movestogo 40", "go p2time 100", "go p2inc 100", "go wtime 100", "go", "go winc 5 movestogo 3"] {
+        let mut e = Engine::start(&["--movetime", "50"]);
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until("bestmove");
+        assert_eq!(lines[0], "info string go: no limit for X to move: thinking 50 ms", "{go}");
+        assert_legal_answer(&Position::initial(), bestmove_of(lines.last().unwrap()));
+        // White to move: White's own clock is a limit; Black's is not.
+        e.send("position startpos moves f5");
+        e.send("go btime 100 binc 100");
+        let lines = e.until("bestmove");
+        assert_eq!(lines[0], "info string go: no limit for O to move: thinking 50 ms", "{go}");
+        e.send("go wtime 1000 btime 100000000");
+        let lines = e.until("bestmove");
+        assert!(lines.iter().all(|l| !l.contains("no limit")), "{lines:?}");
+        e.send(go);
+        let (rest, status, _) = e.finish();
+        assert!(status.success(), "{go}");
+        assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{go}: {rest:?}");
+    }
+}
+
+/// Scripts pipe commands without waiting: each `go` is answered, in order, with a move for the
+/// position set just before it.
+#[test]
+fn piped_commands_behind_a_search_are_handled_in_order() {
+    let (lines, status) =
+        run_piped("position startpos\ngo depth 8\nposition startpos moves f5\ngo depth 8\nquery p1turn\n");
+    assert!(status.success());
+    let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("info")).collect();
+    assert_eq!(answers.len(), 3, "{lines:?}");
+    assert_legal_answer(&Position::initial(), bestmove_of(answers[0]));
+    let after_f5 = Position::initial().play("f5".parse().unwrap());
+    assert_legal_answer(&after_f5, bestmove_of(answers[1]));
+    assert_eq!(answers[2], "response false");
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+}
+
+/// While a search runs, `isready` is answered at once, and `stop` ends it and every `go` waiting
+/// behind it (each still answers, in order); the commands behind it run after.
+#[test]
+fn stop_and_isready_act_at_once_and_the_rest_waits() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position startpos moves f5");
+    e.send("go depth 60");
+    e.send("d");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.iter().all(|l| l.starts_with("info ") || l == "readyok"), "{lines:?}");
+    e.send("stop");
+    let first = e.until("bestmove");
+    assert_legal_answer(&Position::initial(), bestmove_of(first.last().unwrap()));
+    // The depth-60 search was asked for before the stop: it is stopped as soon as it starts.
+    let second = e.until("bestmove");
+    let after_f5 = Position::initial().play("f5".parse().unwrap());
+    assert_legal_answer(&after_f5, bestmove_of(second.last().unwrap()));
+    let board = e.until("moves played");
+    assert_eq!(board.last().map(String::as_str), Some("moves played: f5"));
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok", "nothing else is owed");
+}
+
+/// Under `go infinite`, later commands (even a second `go`) wait for `stop`; at the end of input
+/// the infinite search is stopped and the commands behind it are handled.
+#[test]
+fn commands_wait_behind_an_infinite_search_until_stop_or_end_of_input() {
+    let mut e = Engine::start(&["--movetime", "50"]);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("query p1turn");
+    e.send("position startpos moves f5");
+    e.send("go movetime 20");
+    // Nothing but info lines until stop.
+    assert!(e.try_recv(0.3).is_none_or(|l| l.starts_with("info ")));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert_legal_answer(&Position::initial(), bestmove_of(lines.last().unwrap()));
+    assert_eq!(e.recv(), "response true");
+    let lines = e.until("bestmove");
+    assert_legal_answer(&Position::initial().play("f5".parse().unwrap()), bestmove_of(lines.last().unwrap()));
+
+    let (lines, status) = run_piped("position startpos\ngo infinite\nposition startpos moves f5\ngo infinite\nmoves\n");
+    assert!(status.success());
+    let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("info")).collect();
+    assert_eq!(answers.len(), 3, "{lines:?}");
+    assert_legal_answer(&Position::initial(), bestmove_of(answers[0]));
+    assert_legal_answer(&Position::initial().play("f5".parse().unwrap()), bestmove_of(answers[1]));
+    assert_eq!(answers[2], "moves f4 d6 f6");
+}
+
+/// Numbers: an error names the value and the parameter; clock readings may be negative; depths
+/// are clamped to 1..60.
+#[test]
+fn bad_numbers_are_named_and_the_state_kept() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves f5");
+    for (go, error) in [
+        ("go movetime -5", "go: movetime: '-5' is not a number of milliseconds"),
+        ("go depth -3", "go: depth: '-3' is not a depth in plies"),
+        ("go movetime", "go: movetime: missing a number of milliseconds"),
+        (
+            "go movetime 99999999999999999999999",
+            "go: movetime: '99999999999999999999999' is not a number of milliseconds",
+        ),
+        ("go nodes 1.5", "go: nodes: '1.5' is not a number of nodes"),
+        ("go p1inc -10", "go: p1inc: '-10' is not a number of milliseconds"),
+    ] {
+        e.send(go);
+        assert_eq!(e.recv(), format!("info string error: {error}"), "{go}");
+    }
+    e.send("go depth 0");
+    let lines = e.until("bestmove");
+    assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
+    e.send("go p2time -20 p1time 5000 depth 2");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    e.send("setoption name Level value 99");
+    assert_eq!(e.recv(), "info string error: setoption Level: '99' is not a level (0 to 10)");
+    e.send("query p1turn");
+    assert_eq!(e.recv(), "response false");
+}
+
+/// Lines: one over the size limit gets an error even as the first line; unknown commands are
+/// quoted at most 80 characters long; a NUL byte is shown as `\0`.
+#[test]
+fn long_lines_and_control_characters_in_errors() {
+    let long = format!("{}\nisready\n", "x".repeat(magpie::engine::io::MAX_LINE + 10));
+    let (lines, status) = run_piped(&long);
+    assert!(status.success());
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: line longer than"), "{lines:?}");
+    assert_eq!(lines[1], "readyok");
+
+    let huge = "y".repeat(500_000);
+    let (lines, _) = run_piped(&format!("ugi\n{huge}\nfoo\0bar\n"));
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert_eq!(
+        *errors[0],
+        format!("info string error: unknown command '{}…' (help lists the commands)", "y".repeat(80))
+    );
+    assert_eq!(errors[1], "info string error: unknown command 'foo\\0bar' (help lists the commands)");
+}
+
+/// For people: `help` lists the commands one a line, `eval` on a finished game gives its score.
+#[test]
+fn help_and_eval_of_a_finished_game() {
+    let mut e = Engine::start(&[]);
+    e.send("help");
+    let mut help = Vec::new();
+    while let Some(line) = e.try_recv(1.0) {
+        help.push(line);
+    }
+    for command in [
+        "ugi",
+        "isready",
+        "setoption",
+        "uginewgame",
+        "position",
+        "go",
+        "stop",
+        "query",
+        "d",
+        "moves",
+        "eval",
+        "perft",
+        "help",
+        "quit",
+    ] {
+        assert!(help.iter().any(|l| l.trim_start().starts_with(command)), "{command} in {help:?}");
+    }
+    // A full 4x4 board: 16 black discs, White to move.
+    e.send("position fen XXXXXXXXXXXXXXXX O");
+    e.send("eval");
+    let line = e.recv();
+    assert_eq!(line, "eval total cp -1600 (-16.00 for O, exact: the game is over, X 16 O 0, empties to the winner)");
 }

@@ -9,22 +9,24 @@
 //!   `isready` or NBoard `ping` is handled while a search runs.
 //! - The search thread ([`search_thread`]) runs one job at a time and reports through messages.
 //!
-//! Each protocol (UGI, NBoard, GTP) is a [`Frontend`] over this same loop.
+//! Each protocol (UGI, NBoard, GTP) is a [`Frontend`] over this same loop. The engine knows a
+//! protocol only through that trait; which one runs is chosen above it ([`crate::protocol`]).
 
 pub mod io;
+pub mod latency;
 pub mod search_thread;
 pub mod settings;
 
-use crate::protocol::Protocol;
-use crate::protocol::gtp::Gtp;
-use crate::protocol::nboard::Nboard;
-use crate::protocol::ugi::Ugi;
+use crate::board::Position;
 use crate::rng::Rng;
-use crate::search::SearchRequest;
+use crate::search::{Limits, SearchRequest};
 use crossbeam_channel::{Sender, select, unbounded};
 pub use io::{LineSource, Output};
+pub use latency::Latency;
 use search_thread::{Control, Job, Report, SearchThread};
+use settings::MovePlan;
 pub use settings::Settings;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// Whether the loop goes on after a message.
@@ -73,7 +75,8 @@ pub trait Frontend {
     fn busy(&self) -> bool;
 }
 
-/// What a front end works with: the output, the search thread and the shared settings.
+/// What a front end works with: the output, the search thread, the shared settings and the
+/// observed latency.
 pub struct Context {
     /// The one writer of stdout.
     pub out: Output,
@@ -83,18 +86,58 @@ pub struct Context {
     pub settings: Settings,
     /// For the random mover.
     pub rng: Rng,
+    /// The delays observed on this machine, which grow the time kept in hand.
+    pub latency: Latency,
+    /// The hard deadline of each running search.
+    deadlines: HashMap<u64, Instant>,
 }
 
 impl Context {
     fn new(out: Output, settings: Settings) -> Context {
-        Context { out, search: SearchThread::spawn(), next_id: 0, settings, rng: Rng::from_time() }
+        Context {
+            out,
+            search: SearchThread::spawn(),
+            next_id: 0,
+            settings,
+            rng: Rng::from_time(),
+            latency: Latency::default(),
+            deadlines: HashMap::new(),
+        }
+    }
+
+    /// The settings with the move overhead grown by the observed latency: what plans a search.
+    fn planning_settings(&self) -> Settings {
+        Settings { move_overhead: self.latency.margin(self.settings.move_overhead), ..self.settings.clone() }
+    }
+
+    /// How to answer a request for a move in `pos` under `limits`, the clock having started at
+    /// `received` ([`Settings::plan`], keeping the observed latency in hand).
+    pub fn plan(&mut self, pos: &Position, limits: &Limits, received: Instant) -> MovePlan {
+        self.planning_settings().plan(pos, limits, received, &mut self.rng)
+    }
+
+    /// The search for `pos` under `limits` ([`Settings::search_request`], keeping the observed
+    /// latency in hand).
+    pub fn search_request(&self, pos: &Position, limits: &Limits, received: Instant) -> Box<SearchRequest> {
+        self.planning_settings().search_request(pos, limits, received)
     }
 
     /// Starts a search; returns the id its reports will carry.
     pub fn start_search(&mut self, request: Box<SearchRequest>) -> u64 {
         self.next_id += 1;
+        if let Some(hard) = request.deadlines.hard {
+            self.deadlines.insert(self.next_id, hard);
+        }
         self.search.send(Job::Search { id: self.next_id, request });
         self.next_id
+    }
+
+    /// Search `id` has finished: how late its report came after the search's hard deadline is
+    /// observed (the answer is written as the report is handled).
+    fn search_finished(&mut self, id: u64) {
+        if let Some(hard) = self.deadlines.remove(&id) {
+            self.latency.observe_lateness(Instant::now().saturating_duration_since(hard));
+        }
     }
 
     /// Starts a perft count; returns the id of its report.
@@ -121,8 +164,15 @@ impl Context {
 }
 
 /// Runs the engine loop with front end `frontend` until `quit` or the end of input. `first` is a
-/// line already read (the one the protocol was recognised from).
-pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSource, out: Output, settings: Settings) {
+/// line already read (the one the protocol was recognised from), or the error of a first line that
+/// could not be read (too long).
+pub fn run<F: Frontend>(
+    mut frontend: F,
+    first: Option<Result<String, String>>,
+    lines: LineSource,
+    out: Output,
+    settings: Settings,
+) {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("reader".into())
@@ -145,7 +195,12 @@ pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSourc
                 }
             },
             recv(reports) -> report => match report {
-                Ok(report) => frontend.on_report(report, &mut ctx),
+                Ok(report) => {
+                    if let Report::Finished { id, .. } = &report {
+                        ctx.search_finished(*id);
+                    }
+                    frontend.on_report(report, &mut ctx)
+                }
                 Err(_) => {
                     log::error!("the search thread has gone");
                     Flow::Quit
@@ -159,55 +214,22 @@ pub fn run<F: Frontend>(mut frontend: F, first: Option<String>, lines: LineSourc
     ctx.search.control(Control::Quit);
 }
 
-/// Runs the engine on stdin and stdout until `quit` or the end of input, speaking `protocol`
-/// (recognised from the first line that is not blank when `None`).
-pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
-    let mut lines = LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin())));
-    let out = Output::new(Box::new(std::io::stdout()));
-    let first = loop {
-        match lines.next_line() {
-            Some(Ok(line)) if line.trim().is_empty() => continue,
-            Some(Ok(line)) => break Some(line),
-            // A first line too long to read is not worth recognising a protocol from.
-            Some(Err(_)) => continue,
-            None => break None,
-        }
-    };
-    let protocol = protocol.unwrap_or_else(|| first.as_deref().map_or(Protocol::Ugi, Protocol::detect));
-    log::info!("speaking {protocol}");
-    match protocol {
-        Protocol::Ugi => run(Ugi::default(), first, lines, out, settings),
-        Protocol::Nboard => run(Nboard::default(), first, lines, out, settings),
-        Protocol::Gtp => run(Gtp::default(), first, lines, out, settings),
-    }
-}
-
-fn read_input<F: Frontend>(first: Option<String>, mut lines: LineSource, tx: Sender<Input<F::Command>>) {
-    let send = |line: &str| {
+fn read_input<F: Frontend>(
+    first: Option<Result<String, String>>,
+    mut lines: LineSource,
+    tx: Sender<Input<F::Command>>,
+) {
+    let send = |line: Result<String, String>| {
         let received = Instant::now();
-        match F::parse(line) {
-            None => true,
-            Some(Ok(command)) => tx.send(Input::Command(command, received)).is_ok(),
-            Some(Err(message)) => tx.send(Input::Error(message)).is_ok(),
+        match line.map(|line| F::parse(&line)) {
+            Ok(None) => true,
+            Ok(Some(Ok(command))) => tx.send(Input::Command(command, received)).is_ok(),
+            Ok(Some(Err(message))) | Err(message) => tx.send(Input::Error(message)).is_ok(),
         }
     };
-    if let Some(first) = first
-        && !send(&first)
-    {
-        return;
-    }
-    while let Some(line) = lines.next_line() {
-        match line {
-            Ok(line) => {
-                if !send(&line) {
-                    return;
-                }
-            }
-            Err(message) => {
-                if tx.send(Input::Error(message)).is_err() {
-                    return;
-                }
-            }
+    for line in first.into_iter().chain(std::iter::from_fn(|| lines.next_line())) {
+        if !send(line) {
+            return;
         }
     }
     let _ = tx.send(Input::Eof);

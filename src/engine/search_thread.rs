@@ -64,6 +64,16 @@ pub enum Report {
         /// Its result.
         result: SearchResult,
     },
+    /// A search is still running: sent every [`PROGRESS_INTERVAL`] so that clients can show that
+    /// it moves (NBoard's `nodestats`).
+    Progress {
+        /// The job.
+        id: u64,
+        /// Nodes searched so far.
+        nodes: u64,
+        /// Time since the search started.
+        time: Duration,
+    },
     /// Perft finished, or was stopped (`leaves` is `None`).
     Perft {
         /// The job.
@@ -109,17 +119,30 @@ impl SearchThread {
     }
 }
 
+/// How often a running search reports its progress.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
+
 /// The control seen by the search: the channel, read for the job `id`. `latest_stop` is the
 /// highest job id a stop was received for; job ids only grow, so a job is stopped once
-/// `latest_stop` reaches its id, whether the stop came before or during its search.
+/// `latest_stop` reaches its id, whether the stop came before or during its search. It also sends
+/// the progress reports.
 struct ChannelControl<'a> {
     control: &'a Receiver<Control>,
     id: u64,
     latest_stop: &'a mut u64,
+    /// Where progress goes (searches only), the search's start and when progress was last sent.
+    progress: Option<(&'a Sender<Report>, Instant, Instant)>,
 }
 
 impl SearchControl for ChannelControl<'_> {
-    fn poll(&mut self) -> Option<StopReason> {
+    fn poll(&mut self, nodes: u64) -> Option<StopReason> {
+        if let Some((reports, start, last)) = &mut self.progress {
+            let now = Instant::now();
+            if now.duration_since(*last) >= PROGRESS_INTERVAL {
+                *last = now;
+                let _ = reports.send(Report::Progress { id: self.id, nodes, time: now.duration_since(*start) });
+            }
+        }
         loop {
             match self.control.try_recv() {
                 Ok(Control::Stop(id)) => *self.latest_stop = (*self.latest_stop).max(id),
@@ -138,7 +161,12 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
         match job {
             Job::Search { id, request } => {
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    let mut channel = ChannelControl { control: &control, id, latest_stop: &mut latest_stop };
+                    let mut channel = ChannelControl {
+                        control: &control,
+                        id,
+                        latest_stop: &mut latest_stop,
+                        progress: Some((&reports, request.start, Instant::now())),
+                    };
                     let mut on_iteration =
                         |info: &SearchInfo| drop(reports.send(Report::Iteration { id, info: info.clone() }));
                     searcher.search(&request, &mut channel, &mut on_iteration)
@@ -153,9 +181,10 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
             }
             Job::Perft { id, position, depth } => {
                 let start = Instant::now();
-                let mut channel = ChannelControl { control: &control, id, latest_stop: &mut latest_stop };
+                let mut channel =
+                    ChannelControl { control: &control, id, latest_stop: &mut latest_stop, progress: None };
                 let leaves =
-                    perft_interruptible(&position, depth, Convention::Standard, &mut || channel.poll().is_some());
+                    perft_interruptible(&position, depth, Convention::Standard, &mut || channel.poll(0).is_some());
                 let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
             }
             Job::NewGame => searcher.clear(),

@@ -16,6 +16,7 @@ use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
 use crate::formats::ascii_board;
+use crate::quote::{MAX_ERROR_CHARS, Quoted, one_line};
 use crate::search::{Clock, Limits};
 use nom::IResult;
 use nom::Parser;
@@ -209,7 +210,7 @@ fn arg<'a, T>(
         return Err(format!("{command}: missing {what}"));
     }
     // Each argument is one word, so the word the parser stopped at is the offending one.
-    parser.parse(input).map_err(|_| format!("{command}: expected {what}, got '{}'", first_word(input)))
+    parser.parse(input).map_err(|_| format!("{command}: {} is not {what}", Quoted(first_word(input))))
 }
 
 fn colour(input: &str) -> IResult<&str, Color> {
@@ -302,7 +303,7 @@ fn parse_kind(name: &str, args: &str) -> Result<Kind, String> {
             end_of_args(rest, c)?;
             if main < 0.0 || byo_yomi < 0.0 {
                 let negative = if main < 0.0 { main } else { byo_yomi };
-                return Err(format!("time_settings: expected a number of seconds, got '{negative}'"));
+                return Err(format!("time_settings: '{negative}' is not a number of seconds"));
             }
             Ok(Kind::TimeSettings(TimeSettings { main: seconds(main), byo_yomi: seconds(byo_yomi), stones }))
         }
@@ -485,6 +486,10 @@ impl Gtp {
     }
 
     fn send(ctx: &mut Context, reply: &Reply) {
+        let reply = match &reply.result {
+            Err(message) => &Reply { id: reply.id, result: Err(one_line(message, MAX_ERROR_CHARS)) },
+            Ok(_) => reply,
+        };
         for line in reply.to_string().split('\n') {
             ctx.line(line);
         }
@@ -556,7 +561,13 @@ impl Gtp {
     fn play(&mut self, color: Color, mv: Move) -> Result<(), String> {
         let pos = *self.game.position();
         if pos.is_game_over() {
-            return Err("illegal move: the game is over".to_string());
+            if mv == Move::Pass {
+                // gogui-twogtp ends a game on two passes in a row, so it sends the last pass to a
+                // finished game: accepted, changing nothing, and taken back by `undo`.
+                self.history.push(self.game.moves().len());
+                return Ok(());
+            }
+            return Err(format!("illegal move: {}: the game is over", move_text(mv)));
         }
         let mut next = self.game.clone();
         if color != pos.side_to_move() {
@@ -602,7 +613,7 @@ impl Gtp {
         }
         let limits = self.limits(color, ctx.settings.default_movetime);
         let root = *base.position();
-        match ctx.settings.plan(&root, &limits, start, &mut ctx.rng) {
+        match ctx.plan(&root, &limits, start) {
             MovePlan::Search(request) => {
                 let search = ctx.start_search(request);
                 self.active = Some(Active { search, id, color, play, base, start });
@@ -757,7 +768,7 @@ impl Frontend for Gtp {
             Report::Finished { id, result } => (id, result),
             // GTP has no progress lines.
             Report::Iteration { .. } => return Flow::Continue,
-            Report::Perft { .. } => return Flow::Continue,
+            Report::Perft { .. } | Report::Progress { .. } => return Flow::Continue,
         };
         let Some(active) = self.active.take_if(|a| a.search == search) else {
             return Flow::Continue;
@@ -877,34 +888,34 @@ mod tests {
         assert_eq!(err("known_command a b"), "known_command: unexpected 'b'");
         assert_eq!(err("boardsize 10"), "unacceptable size");
         assert_eq!(err("boardsize 0"), "unacceptable size");
-        assert_eq!(err("boardsize eight"), "boardsize: expected a board size (4, 6 or 8), got 'eight'");
-        assert_eq!(err("boardsize 8x"), "boardsize: expected a board size (4, 6 or 8), got '8x'");
+        assert_eq!(err("boardsize eight"), "boardsize: 'eight' is not a board size (4, 6 or 8)");
+        assert_eq!(err("boardsize 8x"), "boardsize: '8x' is not a board size (4, 6 or 8)");
         assert_eq!(err("boardsize"), "boardsize: missing a board size (4, 6 or 8)");
         assert_eq!(err("komi"), "komi: missing a number");
-        assert_eq!(err("komi six"), "komi: expected a number, got 'six'");
-        assert_eq!(err("komi nan"), "komi: expected a number, got 'nan'");
+        assert_eq!(err("komi six"), "komi: 'six' is not a number");
+        assert_eq!(err("komi nan"), "komi: 'nan' is not a number");
         assert_eq!(err("play"), "play: missing a colour (black or white)");
-        assert_eq!(err("play red f5"), "play: expected a colour (black or white), got 'red'");
-        assert_eq!(err("play bl f5"), "play: expected a colour (black or white), got 'bl'");
+        assert_eq!(err("play red f5"), "play: 'red' is not a colour (black or white)");
+        assert_eq!(err("play bl f5"), "play: 'bl' is not a colour (black or white)");
         assert_eq!(err("play b"), "play: missing a move (a1..h8 or pass)");
-        assert_eq!(err("play b z9"), "play: expected a move (a1..h8 or pass), got 'z9'");
-        assert_eq!(err("play b f55"), "play: expected a move (a1..h8 or pass), got 'f55'");
+        assert_eq!(err("play b z9"), "play: 'z9' is not a move (a1..h8 or pass)");
+        assert_eq!(err("play b f55"), "play: 'f55' is not a move (a1..h8 or pass)");
         assert_eq!(err("play b f5 d6"), "play: unexpected 'd6'");
         assert_eq!(err("genmove"), "genmove: missing a colour (black or white)");
-        assert_eq!(err("genmove x"), "genmove: expected a colour (black or white), got 'x'");
+        assert_eq!(err("genmove x"), "genmove: 'x' is not a colour (black or white)");
         assert_eq!(err("genmove b now"), "genmove: unexpected 'now'");
-        assert_eq!(err("reg_genmove purple"), "reg_genmove: expected a colour (black or white), got 'purple'");
+        assert_eq!(err("reg_genmove purple"), "reg_genmove: 'purple' is not a colour (black or white)");
         assert_eq!(err("undo 2"), "undo: unexpected '2'");
         assert_eq!(err("time_settings 300"), "time_settings: missing a number of seconds");
-        assert_eq!(err("time_settings 300 x 1"), "time_settings: expected a number of seconds, got 'x'");
-        assert_eq!(err("time_settings 300 0 -1"), "time_settings: expected a number of stones, got '-1'");
-        assert_eq!(err("time_settings -5 0 0"), "time_settings: expected a number of seconds, got '-5'");
+        assert_eq!(err("time_settings 300 x 1"), "time_settings: 'x' is not a number of seconds");
+        assert_eq!(err("time_settings 300 0 -1"), "time_settings: '-1' is not a number of stones");
+        assert_eq!(err("time_settings -5 0 0"), "time_settings: '-5' is not a number of seconds");
         assert_eq!(err("time_settings 1 2 3 4"), "time_settings: unexpected '4'");
         assert_eq!(err("time_left"), "time_left: missing a colour (black or white)");
         assert_eq!(err("time_left b"), "time_left: missing a number of seconds");
         assert_eq!(err("time_left b 10"), "time_left: missing a number of stones");
-        assert_eq!(err("time_left green 10 0"), "time_left: expected a colour (black or white), got 'green'");
-        assert_eq!(err("time_left b 10 many"), "time_left: expected a number of stones, got 'many'");
+        assert_eq!(err("time_left green 10 0"), "time_left: 'green' is not a colour (black or white)");
+        assert_eq!(err("time_left b 10 many"), "time_left: 'many' is not a number of stones");
         assert_eq!(err("set_game Go"), "unsupported game");
         assert_eq!(err("set_game"), "set_game: missing a game name");
         assert_eq!(err("list_games all"), "list_games: unexpected 'all'");

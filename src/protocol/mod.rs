@@ -7,14 +7,20 @@
 //! - [`gtp`]: the Go Text Protocol as Othello GUIs and match runners use it (Quarry, GoGui).
 //!
 //! The protocol is recognised from the first line ([`Protocol::detect`]) or forced on the command
-//! line.
+//! line; [`run_stdio`] makes that choice and runs the engine loop with the chosen front end.
 
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;
 
+use crate::engine::{LineSource, Output, Settings, run};
+use crate::quote::Quoted;
+use gtp::Gtp;
+use nboard::Nboard;
 use std::fmt;
+use std::io::IsTerminal;
 use std::str::FromStr;
+use ugi::Ugi;
 
 /// A protocol Magpie speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +98,38 @@ impl FromStr for Protocol {
     }
 }
 
+/// Runs the engine on stdin and stdout until `quit` or the end of input, speaking `protocol`
+/// (recognised from the first line that is not blank when `None`). A person at a terminal is
+/// greeted on stderr.
+pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "Magpie {}, an Othello engine. Type help for the commands (or start with nboard, or a GTP command).",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    let mut lines = LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin())));
+    let out = Output::new(Box::new(std::io::stdout()));
+    let first = loop {
+        match lines.next_line() {
+            Some(Ok(line)) if line.trim().is_empty() => continue,
+            other => break other,
+        }
+    };
+    // A first line too long to read tells nothing about the protocol, but still gets its error.
+    let detected = match &first {
+        Some(Ok(line)) => Protocol::detect(line),
+        _ => Protocol::Ugi,
+    };
+    let protocol = protocol.unwrap_or(detected);
+    log::info!("speaking {protocol}");
+    match protocol {
+        Protocol::Ugi => run(Ugi::default(), first, lines, out, settings),
+        Protocol::Nboard => run(Nboard::default(), first, lines, out, settings),
+        Protocol::Gtp => run(Gtp::default(), first, lines, out, settings),
+    }
+}
+
 use nom::IResult;
 use nom::Parser;
 use nom::bytes::complete::{tag_no_case, take_till1};
@@ -115,7 +153,23 @@ pub(crate) fn first_word(text: &str) -> &str {
 
 /// Nothing but blanks must be left after the arguments of `command`.
 pub(crate) fn end_of_args(rest: &str, command: &str) -> Result<(), String> {
-    if rest.trim().is_empty() { Ok(()) } else { Err(format!("{command}: unexpected '{}'", first_word(rest))) }
+    if rest.trim().is_empty() { Ok(()) } else { Err(format!("{command}: unexpected {}", Quoted(first_word(rest)))) }
+}
+
+/// A whole number as commands write it: decimal digits (an optional `+`) that fit in 64 bits.
+/// `what` names the kind of number in the error, which quotes the value:
+/// `'-5' is not a number of milliseconds`.
+pub(crate) fn whole_number(text: &str, what: &str) -> Result<u64, String> {
+    text.parse::<u64>().map_err(|_| format!("{} is not {what}", Quoted(text)))
+}
+
+/// A clock reading in whole units: a [`whole_number`], or a negative whole number (a clock that has
+/// run out, as some clients report it), read as 0.
+pub(crate) fn clock_reading(text: &str, what: &str) -> Result<u64, String> {
+    match text.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse::<u64>().is_ok() => Ok(0),
+        _ => whole_number(text, what),
+    }
 }
 
 /// One blank-separated word.
@@ -146,6 +200,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn numbers_are_whole_and_errors_quote_them() {
+        assert_eq!(whole_number("250", "a number of milliseconds"), Ok(250));
+        assert_eq!(whole_number("+7", "a depth"), Ok(7));
+        assert_eq!(whole_number("18446744073709551615", "a depth"), Ok(u64::MAX));
+        assert_eq!(whole_number("-5", "a number of milliseconds"), Err("'-5' is not a number of milliseconds".into()));
+        assert_eq!(whole_number("1.5", "a depth"), Err("'1.5' is not a depth".into()));
+        assert_eq!(
+            whole_number("99999999999999999999999", "a depth"),
+            Err("'99999999999999999999999' is not a depth".into())
+        );
+        assert_eq!(clock_reading("-5", "a time"), Ok(0));
+        assert_eq!(clock_reading("300", "a time"), Ok(300));
+        assert_eq!(clock_reading("-x", "a time"), Err("'-x' is not a time".into()));
+        assert_eq!(clock_reading("--5", "a time"), Err("'--5' is not a time".into()));
+    }
+
+    #[test]
     fn first_lines_pick_the_protocol() {
         assert_eq!(Protocol::detect("nboard 2"), Protocol::Nboard);
         assert_eq!(Protocol::detect("NBOARD 1"), Protocol::Nboard);
@@ -160,6 +231,7 @@ mod tests {
         assert_eq!(Protocol::detect("isready"), Protocol::Ugi);
         assert_eq!(Protocol::detect("garbage"), Protocol::Ugi);
         assert_eq!(Protocol::detect("42"), Protocol::Ugi);
+        assert_eq!(Protocol::detect(""), Protocol::Ugi);
         for p in [Protocol::Ugi, Protocol::Nboard, Protocol::Gtp] {
             assert_eq!(p.to_string().parse::<Protocol>(), Ok(p));
         }

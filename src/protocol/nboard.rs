@@ -5,19 +5,20 @@
 //! `pong k` that precedes them: the GUI drops results tagged with an older ping. So a `ping` stops
 //! the running search, and everything that arrives after it waits until the `pong` is written.
 //!
-//! Evaluations are in discs from the side to move's point of view; a pass is `PA`.
+//! Evaluations are in discs from the mover's point of view (`===`, `search`), except `analysis`,
+//! which is Black's, as the GUI plots it; a pass is `PA`.
 
-use super::{end_of_args, first_word, keyword, offending, split_command};
+use super::{end_of_args, keyword, offending, split_command, whole_number, word};
 use crate::board::{Color, Game, Move, Position};
 use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
 use crate::formats::ggf::{GgfGame, MoveText};
+use crate::quote::{MAX_ERROR_CHARS, Quoted, one_line};
 use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult};
 use nom::Parser;
 use nom::branch::alt;
-use nom::character::complete::{i32 as signed, space0, space1, u32 as number};
-use nom::combinator::{all_consuming, map, rest};
+use nom::character::complete::space0;
 use nom::sequence::preceded;
 use std::collections::VecDeque;
 use std::fmt;
@@ -68,40 +69,55 @@ fn parse_command(name: &str, args: &str) -> Result<Command, String> {
     let lower = name.to_ascii_lowercase();
     let no_args = |command: Command| end_of_args(args, &lower).map(|()| command);
     match lower.as_str() {
-        "nboard" => parse_number(args, "nboard").map(Command::Hello),
+        "nboard" => {
+            one_number(args, "nboard", "a protocol version").map(|n| Command::Hello(n.min(u32::MAX.into()) as u32))
+        }
         "set" => parse_set(args),
         "move" => parse_move(args),
-        "hint" => parse_number(args, "hint").map(|n| Command::Hint(n.max(1) as usize)),
+        "hint" => one_number(args, "hint", "a number of moves").map(|n| Command::Hint(n.clamp(1, MAX_HINTS) as usize)),
         "go" => no_args(Command::Go),
         "ping" => Ok(Command::Ping(args.to_string())),
         "learn" => no_args(Command::Learn),
         "analyze" => no_args(Command::Analyze),
         "quit" => no_args(Command::Quit),
-        _ => Err(format!("unknown command '{name}'")),
+        _ => Err(format!("unknown command {}", Quoted(name))),
     }
 }
 
-fn parse_number(args: &str, command: &str) -> Result<u32, String> {
-    let parsed: nom::IResult<&str, u32> = all_consuming(preceded(space0, number)).parse(args);
-    parsed.map(|(_, n)| n).map_err(|_| format!("{command}: expected a number, got '{}'", first_word(args)))
+/// The most moves a hint reports (there are never more legal moves than this).
+const MAX_HINTS: u64 = 64;
+
+/// The one argument of `command`, a [`whole_number`] described as `what` in errors.
+fn one_number(args: &str, command: &str, what: &str) -> Result<u64, String> {
+    let (rest, text) = arg_word(args, command, what)?;
+    let n = whole_number(text, what).map_err(|e| format!("{command}: {e}"))?;
+    end_of_args(rest, command)?;
+    Ok(n)
 }
 
-/// `set depth <n>`, `set game <GGF>`, `set contempt <n>`.
+/// The next word of the arguments of `command`, which must be there: `what` names it.
+fn arg_word<'a>(args: &'a str, command: &str, what: &str) -> Result<(&'a str, &'a str), String> {
+    word(args).map_err(|_: nom::Err<nom::error::Error<&str>>| format!("{command}: missing {what}"))
+}
+
+/// `set depth <n>` (clamped to 1..60), `set game <GGF>`, `set contempt <n>` (clamped to ±6400).
 fn parse_set(args: &str) -> Result<Command, String> {
-    let result: nom::IResult<&str, Command> = alt((
-        map(all_consuming(preceded(keyword("depth"), preceded(space1, number))), |d| Command::SetDepth(d.clamp(1, 60))),
-        map(all_consuming(preceded(keyword("contempt"), preceded(space1, signed))), Command::SetContempt),
-    ))
-    .parse(args);
-    if let Ok((_, command)) = result {
-        return Ok(command);
-    }
-    let game: nom::IResult<&str, &str> = preceded(keyword("game"), preceded(space1, rest)).parse(args);
-    match game {
-        Ok((_, text)) => {
-            GgfGame::parse(text).map(|g| Command::SetGame(Box::new(g))).map_err(|e| format!("set game: {e}"))
+    let what: nom::IResult<&str, &str> =
+        preceded(space0, alt((keyword("depth"), keyword("contempt"), keyword("game")))).parse(args);
+    let (rest, what) = what.map_err(|e| match args.trim() {
+        "" => "set: missing what to set (depth, game or contempt)".to_string(),
+        _ => format!("set: unexpected {} (expected depth, game or contempt with a value)", Quoted(&offending(&e))),
+    })?;
+    match what.to_ascii_lowercase().as_str() {
+        "depth" => one_number(rest, "set depth", "a depth in plies").map(|d| Command::SetDepth(d.clamp(1, 60) as u32)),
+        "contempt" => {
+            let what = "a number of centi-discs";
+            let (rest, text) = arg_word(rest, "set contempt", what)?;
+            let n = text.parse::<i64>().map_err(|_| format!("set contempt: {} is not {what}", Quoted(text)))?;
+            end_of_args(rest, "set contempt")?;
+            Ok(Command::SetContempt(n.clamp(-6400, 6400) as i32))
         }
-        Err(e) => Err(format!("set: unexpected '{}' (expected depth, game or contempt with a value)", offending(&e))),
+        _ => GgfGame::parse(rest.trim()).map(|g| Command::SetGame(Box::new(g))).map_err(|e| format!("set game: {e}")),
     }
 }
 
@@ -216,8 +232,9 @@ enum Job {
     Go { id: u64, interrupted: bool },
     /// `hint n`: the search lines are written as they come.
     Hint { id: u64, mover: Color, passed: bool },
-    /// `analyze`: the positions still to evaluate, last first, and the one being searched.
-    Analyze { id: u64, moves_made: usize, passed: bool, remaining: Vec<(usize, Position)> },
+    /// `analyze`: the positions still to evaluate, last first, and the one being searched (made
+    /// after `moves_made` moves, `mover` to move there, searched after its pass if `passed`).
+    Analyze { id: u64, moves_made: usize, mover: Color, passed: bool, remaining: Vec<(usize, Position)> },
 }
 
 impl Job {
@@ -226,6 +243,16 @@ impl Job {
             Job::Go { id, .. } | Job::Hint { id, .. } | Job::Analyze { id, .. } => *id,
         }
     }
+}
+
+/// A command waiting its turn behind a running request.
+#[derive(Debug)]
+struct Queued {
+    command: Command,
+    received: Instant,
+    /// A `ping` came after this request (`go`, `hint`, `analyze`): the GUI no longer wants its
+    /// answer, so it is dropped unanswered.
+    stale: bool,
 }
 
 /// The NBoard front end.
@@ -238,9 +265,8 @@ pub struct Nboard {
     contempt: i32,
     /// The running request.
     job: Option<Job>,
-    /// Commands that arrived after a ping whose pong is not written yet, or after a request that is
-    /// still running.
-    queue: VecDeque<(Command, Instant)>,
+    /// Commands that arrived while a request was running, in order.
+    queue: VecDeque<Queued>,
 }
 
 impl Default for Nboard {
@@ -255,13 +281,18 @@ impl Default for Nboard {
     }
 }
 
+/// Whether a command asks for a search whose answer the GUI waits for.
+fn is_request(command: &Command) -> bool {
+    matches!(command, Command::Go | Command::Hint(_) | Command::Analyze)
+}
+
 impl Nboard {
     fn send(ctx: &mut Context, reply: Reply) {
         ctx.line(&reply.to_string());
     }
 
     fn error(ctx: &mut Context, message: &str) {
-        Nboard::send(ctx, Reply::Status(format!("Magpie error: {message}")));
+        Nboard::send(ctx, Reply::Status(format!("Magpie error: {}", one_line(message, MAX_ERROR_CHARS))));
     }
 
     fn game(&self) -> Game {
@@ -281,7 +312,7 @@ impl Nboard {
     }
 
     fn request(&self, pos: &Position, limits: &Limits, received: Instant, ctx: &Context) -> Box<SearchRequest> {
-        let mut request = ctx.settings.search_request(pos, limits, received);
+        let mut request = ctx.search_request(pos, limits, received);
         request.draw_score_for_black = self.contempt;
         request
     }
@@ -317,7 +348,7 @@ impl Nboard {
     fn go(&mut self, received: Instant, ctx: &mut Context) {
         let pos = self.position();
         let limits = Limits { depth: Some(self.depth), clock: self.clock(), ..Limits::default() };
-        let plan = ctx.settings.plan(&pos, &limits, received, &mut ctx.rng);
+        let plan = ctx.plan(&pos, &limits, received);
         match plan {
             MovePlan::GameOver => Nboard::error(ctx, "go: the game is over"),
             MovePlan::Immediate { mv, .. } => {
@@ -358,11 +389,11 @@ impl Nboard {
     }
 
     /// Evaluates positions from the end of `remaining` until one needs a search (which is started)
-    /// or none is left.
+    /// or none is left. Every evaluation is sent from Black's point of view, as NBoard plots it.
     fn next_analysis(&mut self, mut remaining: Vec<(usize, Position)>, received: Instant, ctx: &mut Context) {
         while let Some((moves_made, pos)) = remaining.pop() {
             if pos.is_game_over() {
-                Nboard::send(ctx, Reply::Analysis { moves_made, eval: pos.final_score() * 100 });
+                Nboard::send(ctx, Reply::Analysis { moves_made, eval: pos.final_score_for_black() * 100 });
                 continue;
             }
             let passed = pos.must_pass();
@@ -370,7 +401,7 @@ impl Nboard {
             let request =
                 self.request(&searched, &Limits { depth: Some(self.depth), ..Limits::default() }, received, ctx);
             let id = ctx.start_search(request);
-            self.job = Some(Job::Analyze { id, moves_made, passed, remaining });
+            self.job = Some(Job::Analyze { id, moves_made, mover: pos.side_to_move(), passed, remaining });
             return;
         }
         self.job = None;
@@ -393,9 +424,11 @@ impl Nboard {
                 Nboard::send(ctx, Reply::Status(String::new()));
             }
             Job::Hint { .. } => Nboard::send(ctx, Reply::Status(String::new())),
-            Job::Analyze { moves_made, passed, remaining, .. } => {
+            Job::Analyze { moves_made, mover, passed, remaining, .. } => {
                 let interrupted = result.stopped.is_some();
-                let eval = if passed { -result.info.score } else { result.info.score };
+                // The searched side's score, made the mover's (after a pass), then Black's.
+                let for_mover = if passed { -result.info.score } else { result.info.score };
+                let eval = if mover == Color::Black { for_mover } else { -for_mover };
                 if !interrupted {
                     Nboard::send(ctx, Reply::Analysis { moves_made, eval });
                     self.next_analysis(remaining, Instant::now(), ctx);
@@ -404,30 +437,63 @@ impl Nboard {
                 }
             }
         }
-        self.drain(ctx);
     }
 
     fn iteration(&mut self, id: u64, info: &SearchInfo, ctx: &mut Context) {
-        let Some(Job::Hint { id: job_id, mover, passed }) = self.job else { return };
-        if job_id != id {
-            return;
+        match self.job {
+            Some(Job::Hint { id: job_id, mover, passed }) if job_id == id => {
+                let (pv, eval) = if passed {
+                    (std::iter::once(Move::Pass).chain(info.pv.iter().copied()).collect(), -info.score)
+                } else {
+                    (info.pv.clone(), info.score)
+                };
+                Nboard::send(ctx, Reply::Search { pv, mover, eval, depth: info.depth, exact: info.exact });
+                if info.multipv.unwrap_or(1) == 1 {
+                    Nboard::send(ctx, Reply::NodeStats { nodes: info.nodes, seconds: info.time.as_secs_f64() });
+                }
+            }
+            Some(Job::Go { id: job_id, .. }) if job_id == id => {
+                Nboard::send(ctx, Reply::NodeStats { nodes: info.nodes, seconds: info.time.as_secs_f64() });
+            }
+            _ => {}
         }
-        let (pv, eval) = if passed {
-            (std::iter::once(Move::Pass).chain(info.pv.iter().copied()).collect(), -info.score)
-        } else {
-            (info.pv.clone(), info.score)
-        };
-        Nboard::send(ctx, Reply::Search { pv, mover, eval, depth: info.depth, exact: info.exact });
-        if info.multipv.unwrap_or(1) == 1 {
-            Nboard::send(ctx, Reply::NodeStats { nodes: info.nodes, seconds: info.time.as_secs_f64() });
+    }
+
+    /// A search still running: its node count, so that the GUI's counter moves.
+    fn progress(&mut self, id: u64, nodes: u64, time: Duration, ctx: &mut Context) {
+        if self.job.as_ref().is_some_and(|job| job.id() == id) {
+            Nboard::send(ctx, Reply::NodeStats { nodes, seconds: time.as_secs_f64() });
+        }
+    }
+
+    /// A `ping` has arrived while a request runs or commands wait: every request older than it is
+    /// given up. The running one is stopped (a `go` then answers nothing, an analysis stops); the
+    /// waiting ones will be dropped unanswered. The state commands between them are still applied
+    /// in order, so the `pong` follows as soon as the running search has stopped.
+    fn ping_arrived(&mut self, ctx: &mut Context) {
+        for queued in &mut self.queue {
+            queued.stale |= is_request(&queued.command);
+        }
+        if let Some(job) = &mut self.job {
+            match job {
+                Job::Go { interrupted, .. } => *interrupted = true,
+                Job::Analyze { remaining, .. } => remaining.clear(),
+                Job::Hint { .. } => {}
+            }
+            ctx.stop_search();
         }
     }
 
     /// Handles queued commands in order until one starts a job.
     fn drain(&mut self, ctx: &mut Context) -> Flow {
         while self.job.is_none() {
-            let Some((command, received)) = self.queue.pop_front() else { break };
-            if self.handle(command, received, ctx) == Flow::Quit {
+            let Some(Queued { command, received, stale }) = self.queue.pop_front() else { break };
+            if stale {
+                log::debug!("dropping {command:?}: a later ping gave it up");
+                continue;
+            }
+            // A request that waited starts its clock now, not when it was read.
+            if self.handle(command, received.max(Instant::now()), ctx) == Flow::Quit {
                 return Flow::Quit;
             }
         }
@@ -443,25 +509,15 @@ impl Frontend for Nboard {
     }
 
     fn on_command(&mut self, command: Command, received: Instant, ctx: &mut Context) -> Flow {
-        if let Some(job) = &mut self.job {
-            // A ping stops the running request; its pong, and everything after it, wait until the
-            // request has stopped, so that no stale output follows the pong.
-            if let Command::Ping(_) = command {
-                match job {
-                    Job::Go { interrupted, .. } => *interrupted = true,
-                    Job::Analyze { remaining, .. } => remaining.clear(),
-                    Job::Hint { .. } => {}
-                }
-                ctx.stop_search();
-            }
-            self.queue.push_back((command, received));
-            return Flow::Continue;
+        if self.job.is_none() && self.queue.is_empty() {
+            return self.handle(command, received, ctx);
         }
-        if !self.queue.is_empty() {
-            self.queue.push_back((command, received));
-            return self.drain(ctx);
+        // Something runs: the command waits its turn, so that no stale output follows a pong.
+        if let Command::Ping(_) = command {
+            self.ping_arrived(ctx);
         }
-        self.handle(command, received, ctx)
+        self.queue.push_back(Queued { command, received, stale: false });
+        self.drain(ctx)
     }
 
     fn on_parse_error(&mut self, message: String, ctx: &mut Context) -> Flow {
@@ -472,6 +528,7 @@ impl Frontend for Nboard {
     fn on_report(&mut self, report: Report, ctx: &mut Context) -> Flow {
         match report {
             Report::Iteration { id, info } => self.iteration(id, &info, ctx),
+            Report::Progress { id, nodes, time } => self.progress(id, nodes, time, ctx),
             Report::Finished { id, result } => {
                 self.finished(id, result, ctx);
                 return self.drain(ctx);
@@ -483,7 +540,10 @@ impl Frontend for Nboard {
 
     fn on_eof(&mut self, ctx: &mut Context) -> Flow {
         // A `go` is bounded by its depth and clock and is answered; a hint or an analysis may run
-        // for long, so it is stopped.
+        // for long, so it is stopped, and so are the ones still waiting.
+        for queued in &mut self.queue {
+            queued.stale |= matches!(queued.command, Command::Hint(_) | Command::Analyze);
+        }
         if matches!(self.job, Some(Job::Hint { .. } | Job::Analyze { .. })) {
             if let Some(Job::Analyze { remaining, .. }) = &mut self.job {
                 remaining.clear();

@@ -53,6 +53,9 @@ impl fmt::Display for StopReason {
     }
 }
 
+/// The most of a hard limit kept in hand besides the move overhead (2% of the limit up to this).
+pub const MAX_RESERVE: Duration = Duration::from_millis(100);
+
 /// The time plan of one search: when to stop starting new iterations (`soft`) and when to abort
 /// (`hard`). Both count from the moment the command was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -82,6 +85,14 @@ impl Deadlines {
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
         }
+        // A share of the time is kept in hand besides the overhead: a thread that waits for a core
+        // on a loaded machine loses a fixed part of a second, and GTP's whole-second periods leave
+        // no other room.
+        let hard = hard.map(|h| h - (h / 50).min(MAX_RESERVE));
+        let soft = match (soft, hard) {
+            (Some(s), Some(h)) => Some(s.min(h)),
+            (s, _) => s,
+        };
         // A limit too far away to be represented (a client's absurd movetime) is no limit.
         Deadlines { soft: soft.and_then(|d| start.checked_add(d)), hard: hard.and_then(|d| start.checked_add(d)) }
     }
@@ -127,8 +138,13 @@ mod tests {
         let start = Instant::now();
         let limits = Limits { movetime: Some(Duration::from_millis(100)), ..Limits::default() };
         let d = Deadlines::plan(&limits, 40, start, Duration::from_millis(5));
-        assert_eq!(d.hard, Some(start + Duration::from_millis(95)));
+        // 95 ms after the overhead, less 2% kept in hand.
+        assert_eq!(d.hard, Some(start + Duration::from_micros(93_100)));
         assert_eq!(d.soft, d.hard);
+        // The share kept in hand stops growing at MAX_RESERVE.
+        let limits = Limits { movetime: Some(Duration::from_secs(60)), ..Limits::default() };
+        let d = Deadlines::plan(&limits, 40, start, Duration::ZERO);
+        assert_eq!(d.hard, Some(start + Duration::from_secs(60) - MAX_RESERVE));
     }
 
     #[test]

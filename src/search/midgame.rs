@@ -246,7 +246,7 @@ impl Searcher {
             self.stopped = Some(StopReason::Nodes);
         } else if self.hard_deadline.is_some_and(|hard| Instant::now() >= hard) {
             self.stopped = Some(StopReason::Time);
-        } else if let Some(reason) = control.poll() {
+        } else if let Some(reason) = control.poll(self.nodes) {
             self.stopped = Some(reason);
         }
     }
@@ -418,7 +418,7 @@ mod tests {
 
         struct StopNow;
         impl SearchControl for StopNow {
-            fn poll(&mut self) -> Option<StopReason> {
+            fn poll(&mut self, _nodes: u64) -> Option<StopReason> {
                 Some(StopReason::Stopped)
             }
         }

@@ -103,8 +103,9 @@ pub struct SearchResult {
 
 /// What the search polls every few thousand nodes to learn whether it must stop.
 pub trait SearchControl {
-    /// `Some(reason)` to abort the search now.
-    fn poll(&mut self) -> Option<StopReason>;
+    /// `Some(reason)` to abort the search now. `nodes` is the number of nodes searched so far, for
+    /// progress reports.
+    fn poll(&mut self, nodes: u64) -> Option<StopReason>;
 }
 
 /// A search result with no search behind it: `best` at depth 0 with the given score.
@@ -120,7 +121,7 @@ pub fn unsearched(best: Move, score: i32, time: Duration) -> SearchResult {
 pub struct NoControl;
 
 impl SearchControl for NoControl {
-    fn poll(&mut self) -> Option<StopReason> {
+    fn poll(&mut self, _nodes: u64) -> Option<StopReason> {
         None
     }
 }

@@ -152,6 +152,7 @@ impl RefBoard {
 }
 
 /// The library's seeded generator, so that failures replay.
+#[allow(unused_imports)]
 pub use magpie::rng::Rng;
 
 /// The `magpie` binary driven over pipes, with a reader thread so that reads can time out instead
@@ -193,6 +194,14 @@ impl Engine {
         use std::io::Write;
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("write to magpie");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends raw bytes (which need not be UTF-8), then a newline.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).and_then(|()| stdin.write_all(b"\n")).expect("write to magpie");
         stdin.flush().expect("flush");
     }
 
