@@ -283,10 +283,10 @@ fn quit_exits_during_a_search_without_answering() {
 }
 
 /// A game as cutegames plays it: two engines, the whole history re-sent before every move,
-/// `query gameover` to both, `query p1turn`, `isready`, `go` with both clocks.
-#[test]
-fn a_match_runner_game_to_the_end() {
-    let mut engines = [Engine::start(&[]), Engine::start(&[])];
+/// `query gameover` to both, `query p1turn`, `isready`, then the `go` that `go_line` makes from
+/// both clocks (milliseconds). Every `go` must be answered with a legal move, to the end.
+fn match_runner_game(engine_args: &[&str], go_line: &dyn Fn(u64, u64) -> String) {
+    let mut engines = [Engine::start(engine_args), Engine::start(engine_args)];
     for e in &mut engines {
         e.send("ugi");
         e.until("ugiok");
@@ -323,12 +323,13 @@ fn a_match_runner_game_to_the_end() {
         e.send("isready");
         assert_eq!(e.recv(), "readyok");
         let started = Instant::now();
-        e.send(&format!("go p1time {p1time} p2time {p2time} p1inc 20 p2inc 20"));
+        e.send(&go_line(p1time, p2time));
         let lines = e.until("bestmove");
         let spent = started.elapsed().as_millis() as u64;
         let answer = bestmove_of(lines.last().unwrap()).to_string();
         let mv: Move = answer.parse().unwrap();
         game.play_strict(mv).unwrap_or_else(|err| panic!("{answer}: {err}"));
+        // The clocks a runner would send next (a flag that fell reads 0; Magpie still answers).
         let clock = if mover == 0 { &mut p1time } else { &mut p2time };
         *clock = (*clock + 20).saturating_sub(spent);
         history.push(answer);
@@ -343,7 +344,18 @@ fn a_match_runner_game_to_the_end() {
         e.send("query result");
         assert_eq!(e.recv(), expected);
     }
-    assert!(p1time > 0 && p2time > 0, "neither engine ran out of time");
+}
+
+#[test]
+fn a_match_runner_game_to_the_end() {
+    match_runner_game(&[], &|p1, p2| format!("go p1time {p1} p2time {p2} p1inc 20 p2inc 20"));
+}
+
+/// A runner used to UCI that sends one clock only (here White's, as `wtime`): Black's moves get
+/// the default time, and every `go` is answered.
+#[test]
+fn a_match_runner_game_with_one_clock() {
+    match_runner_game(&["--movetime", "20"], &|_, p2| format!("go wtime {p2} winc 20"));
 }
 
 #[test]
