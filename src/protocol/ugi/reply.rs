@@ -1,0 +1,108 @@
+//! The answers of Magpie's UGI protocol, formatted one kind a variant: the handshake, `info`
+//! lines, `bestmove`, `response`, errors.
+
+use crate::board::Move;
+use crate::formats::spaced_moves;
+use crate::search::SearchInfo;
+use std::fmt;
+
+/// An answer of the protocol, formatted by its `Display`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// `id name …` and `id author …`, the option lines, then `ugiok`/`uciok`.
+    Hello {
+        /// Answer `uciok` rather than `ugiok`.
+        uci: bool,
+    },
+    /// `readyok`.
+    ReadyOk,
+    /// An `info` line for a search state.
+    Info(SearchInfo),
+    /// `info string …`.
+    InfoString(String),
+    /// `info string error: …`.
+    Error(String),
+    /// `bestmove <move>`, or `bestmove none` when the game is over.
+    BestMove(Option<Move>),
+    /// `response …`.
+    Response(String),
+}
+
+const OPTION_LINES: [&str; 5] = [
+    "option name Eval type combo default magpie var magpie var discs var iagno var sannidhanam var corner-edge",
+    "option name Level type spin default 10 min 0 max 10",
+    "option name MoveOverhead type spin default 10 min 0 max 5000",
+    "option name BoardSize type combo default 8 var 4 var 6 var 8",
+    "option name MultiPV type spin default 1 min 1 max 64",
+];
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Hello { uci } => {
+                writeln!(f, "id name Magpie {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(f, "id author the Magpie developers")?;
+                for line in OPTION_LINES {
+                    writeln!(f, "{line}")?;
+                }
+                f.write_str(if *uci { "uciok" } else { "ugiok" })
+            }
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::Info(info) => {
+                write!(f, "info depth {} seldepth {}", info.depth, info.seldepth)?;
+                if let Some(rank) = info.multipv {
+                    write!(f, " multipv {rank}")?;
+                }
+                write!(f, " score cp {}", info.score)?;
+                if info.exact {
+                    f.write_str(" exact")?;
+                }
+                write!(f, " nodes {} nps {} time {}", info.nodes, info.nps(), info.time.as_millis())?;
+                if !info.pv.is_empty() {
+                    write!(f, " pv {}", spaced_moves(&info.pv))?;
+                }
+                Ok(())
+            }
+            Reply::InfoString(text) => write!(f, "info string {text}"),
+            Reply::Error(text) => write!(f, "info string error: {text}"),
+            Reply::BestMove(Some(mv)) => write!(f, "bestmove {mv}"),
+            Reply::BestMove(None) => f.write_str("bestmove none"),
+            Reply::Response(text) => write!(f, "response {text}"),
+        }
+    }
+}
+
+/// A centi-disc score as signed discs with two decimals: `+1.25`.
+pub fn discs_text(cp: i32) -> String {
+    let sign = if cp < 0 { '-' } else { '+' };
+    format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn replies_format() {
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 4,
+            score: -150,
+            exact: false,
+            nodes: 1000,
+            time: Duration::from_millis(10),
+            pv: vec!["f5".parse().unwrap(), Move::Pass],
+            multipv: None,
+        };
+        assert_eq!(
+            Reply::Info(info).to_string(),
+            "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 time 10 pv f5 pass"
+        );
+        assert_eq!(Reply::BestMove(Some(Move::Pass)).to_string(), "bestmove pass");
+        assert_eq!(Reply::BestMove(None).to_string(), "bestmove none");
+        assert!(Reply::Hello { uci: false }.to_string().ends_with("\nugiok"));
+        assert_eq!(discs_text(-150), "-1.50");
+        assert_eq!(discs_text(5), "+0.05");
+    }
+}
