@@ -14,7 +14,7 @@ use crate::tools::bestmove::{self, BestMoveRequest};
 use crate::tools::matches::openings::{Generator, parse_openings};
 use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
 use crate::tools::matches::stats::Sprt;
-use crate::tools::matches::{MatchConfig, Mode};
+use crate::tools::matches::{MatchConfig, MatchError, Mode};
 use crate::tools::perft::{self, PerftRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -74,8 +74,9 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct MatchArgs {
     /// An engine, as key=value words: name=…, cmd=… (program and arguments, quoted as one word;
-    /// default this Magpie), proto=ugi|nboard|gtp, option.<Name>=… (UGI options). Repeat for each
-    /// engine.
+    /// default this Magpie), arg=… (one more argument, repeatable), dir=… (working directory),
+    /// proto=ugi|nboard|gtp, option.<Name>=… (UGI options), movetime=MS, depth=N or
+    /// tc=SECONDS[+INC] (its own time control), stderr=FILE. Repeat for each engine.
     #[arg(long = "engine", action = clap::ArgAction::Append, value_name = "KEY=VALUE...")]
     engines: Vec<String>,
     /// A file of [engine] sections with the same keys, one per line (key = value).
@@ -187,6 +188,7 @@ fn match_request(args: MatchArgs) -> Result<MatchConfig, CliError> {
         (movetime, None, None) => TimeControl::MoveTime(Duration::from_millis(movetime.unwrap_or(100).max(1))),
     };
     for e in &engines {
+        let tc = e.tc.unwrap_or(tc);
         tc.check(e.protocol).map_err(|m| CliError(format!("engine '{}': {m}", e.name)))?;
         if let TimeControl::MoveTime(t) = tc
             && e.protocol == Protocol::Gtp
@@ -495,7 +497,15 @@ where
         Request::Perft(request) => perft::run(&request, &mut stdout),
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
         Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
-        Request::Match(config) => crate::tools::matches::run_match(*config, &mut stdout).map(|_| ()),
+        Request::Match(config) => match crate::tools::matches::run_match(*config, &mut stdout) {
+            Ok(_) => Ok(()),
+            // An engine that cannot start is a bad argument: nothing was played.
+            Err(e @ MatchError::CannotStart { .. }) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            Err(MatchError::Io(e)) => Err(e),
+        },
         Request::FitEval(path) => crate::tools::fit_eval::run(&path, &mut stdout),
     };
     match result {
