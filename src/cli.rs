@@ -203,12 +203,6 @@ fn match_request(args: MatchArgs) -> Result<MatchConfig, CliError> {
     for e in &engines {
         let tc = e.tc.unwrap_or(tc);
         tc.check(e.protocol).map_err(|m| CliError(format!("engine '{}': {m}", e.name)))?;
-        if let TimeControl::MoveTime(t) = tc
-            && e.protocol == Protocol::Gtp
-            && t.subsec_nanos() > 0
-        {
-            log::warn!("GTP knows whole seconds only: engine '{}' is given {}s per move", e.name, t.as_secs() + 1);
-        }
     }
     let rounds = args.games.div_ceil(2) as usize;
     let openings = match &args.openings {

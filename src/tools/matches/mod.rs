@@ -20,6 +20,7 @@ pub mod stats;
 
 use crate::board::Color;
 use crate::formats::ggf::{GameEnd, GgfGame, GgfResult, parse_ggf_games};
+use crate::protocol::Protocol;
 use crossbeam_channel::unbounded;
 use engine::{Engine, EngineError, secs, set_ggf_clocks};
 use openings::Opening;
@@ -140,6 +141,24 @@ fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
         }
     }
     Ok(())
+}
+
+/// Warns of time controls an engine's protocol can only approximate (after the start-up check,
+/// so that an engine that cannot start gets its one error line alone).
+fn warn_about_time(config: &MatchConfig) {
+    for (i, e) in config.engines.iter().enumerate() {
+        match (config.tc_of(i), e.protocol) {
+            (TimeControl::MoveTime(t), Protocol::Gtp) if t.subsec_nanos() > 0 => {
+                log::warn!("GTP knows whole seconds only: engine '{}' is given {}s per move", e.name, t.as_secs() + 1)
+            }
+            (TimeControl::MoveTime(_) | TimeControl::Clock { .. }, Protocol::Nboard) => log::warn!(
+                "NBoard has no time per move: engine '{}' is sent 'set depth 60' and a clock in each game \
+                 (NTest and Edax ignore clocks: give them depth=N)",
+                e.name
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// One game of the schedule.
@@ -473,6 +492,7 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<Pairin
         standings.add(&game, number / rounds_per, ending);
     }
     check_engines(&config)?;
+    warn_about_time(&config);
     if config.resume {
         writeln!(
             out,
