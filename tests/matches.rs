@@ -463,3 +463,66 @@ fn engines_take_a_directory_arguments_their_own_time_and_a_stderr_file() {
         assert!(game.moves().iter().any(|m| m.time.is_some()), "{game}");
     }
 }
+
+/// The words of a shell command line: blanks split, double quotes group, `\` at a line's end joins.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let (mut word, mut quoted, mut started) = (String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '"' => (quoted, started) = (!quoted, true),
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_readme_match_examples_run() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme.split("## Matches: `magpie match`").nth(1).expect("the README's Matches section");
+    let section = section.split("\n## ").next().unwrap_or_default();
+    let commands: Vec<Vec<String>> = section
+        .split("```sh\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .flat_map(|block| block.replace("\\\n", " ").lines().map(shell_words).collect::<Vec<_>>())
+        .filter(|words| words.len() > 2 && words[0] == "magpie" && words[1] == "match")
+        .collect();
+    assert!(commands.len() >= 3, "{commands:?}");
+    let dir = TempDir::new("match-readme");
+    let mut ran = 0;
+    for words in &commands {
+        // Examples with other programs were run against them (see the README).
+        if words.iter().any(|w| w.starts_with("dir=") || w.starts_with("cmd=")) {
+            continue;
+        }
+        let mut args: Vec<String> = words[2..].to_vec();
+        for (flag, value) in
+            [("--games", "2".to_string()), ("--out", dir.join(&format!("{ran}.ggf")).display().to_string())]
+        {
+            if let Some(at) = args.iter().position(|a| a == flag) {
+                args[at + 1] = value;
+            }
+        }
+        args.push("--no-progress".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run_match(&args);
+        assert!(out.status.success(), "{words:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains(": 2 games, "), "{words:?}: {}", stdout(&out));
+        ran += 1;
+    }
+    assert!(ran >= 1, "no example runs with Magpie alone");
+}
