@@ -14,7 +14,7 @@ use crate::tools::bestmove::{self, BestMoveRequest};
 use crate::tools::matches::openings::{Generator, parse_openings};
 use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
 use crate::tools::matches::stats::Sprt;
-use crate::tools::matches::{MatchConfig, Mode};
+use crate::tools::matches::{MatchConfig, MatchError, Mode};
 use crate::tools::perft::{self, PerftRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -74,8 +74,9 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct MatchArgs {
     /// An engine, as key=value words: name=…, cmd=… (program and arguments, quoted as one word;
-    /// default this Magpie), proto=ugi|nboard|gtp, option.<Name>=… (UGI options). Repeat for each
-    /// engine.
+    /// default this Magpie), arg=… (one more argument, repeatable), dir=… (working directory),
+    /// proto=ugi|nboard|gtp, option.<Name>=… (UGI options), movetime=MS, depth=N or
+    /// tc=SECONDS[+INC] (its own time control), stderr=FILE. Repeat for each engine.
     #[arg(long = "engine", action = clap::ArgAction::Append, value_name = "KEY=VALUE...")]
     engines: Vec<String>,
     /// A file of [engine] sections with the same keys, one per line (key = value).
@@ -114,13 +115,14 @@ struct MatchArgs {
     /// Time control: a clock per side, seconds[+increment], e.g. 60+0.5.
     #[arg(long)]
     tc: Option<String>,
-    /// Milliseconds an engine may overrun its time before losing on time.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    /// Milliseconds an engine may overrun its time, besides the latency measured, before losing on
+    /// time.
+    #[arg(long, default_value_t = DEFAULT_MARGIN_MS, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
     /// Seconds a depth-limited move may take before the engine counts as hung.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     timeout: u64,
-    /// Games played at once (default: the number of cores).
+    /// Games played at once (default: half the cores, at least one).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: Option<u64>,
     /// Append every finished game to this GGF file.
@@ -135,6 +137,18 @@ struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+}
+
+/// The default `--margin`: on a shared 2-core machine under load, moves at 50 ms overran by up to
+/// 22 ms with two games at once and 2 ms with one; 100 ms leaves room for the scheduler's rarer
+/// stalls while an engine that ignores its time still loses.
+const DEFAULT_MARGIN_MS: u64 = 100;
+
+/// The default `--concurrency`: half the cores, at least one. A game keeps one engine thinking at
+/// a time, so this leaves half the machine to the runner, the waiting engines and whatever else
+/// runs there; with every core busy, moves overran their time far more often (see README).
+fn default_concurrency() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 fn parse_mode(text: &str) -> Result<Mode, String> {
@@ -187,13 +201,8 @@ fn match_request(args: MatchArgs) -> Result<MatchConfig, CliError> {
         (movetime, None, None) => TimeControl::MoveTime(Duration::from_millis(movetime.unwrap_or(100).max(1))),
     };
     for e in &engines {
+        let tc = e.tc.unwrap_or(tc);
         tc.check(e.protocol).map_err(|m| CliError(format!("engine '{}': {m}", e.name)))?;
-        if let TimeControl::MoveTime(t) = tc
-            && e.protocol == Protocol::Gtp
-            && t.subsec_nanos() > 0
-        {
-            log::warn!("GTP knows whole seconds only: engine '{}' is given {}s per move", e.name, t.as_secs() + 1);
-        }
     }
     let rounds = args.games.div_ceil(2) as usize;
     let openings = match &args.openings {
@@ -219,10 +228,7 @@ fn match_request(args: MatchArgs) -> Result<MatchConfig, CliError> {
             openings
         }
     };
-    let concurrency = args
-        .concurrency
-        .map(|c| c as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let concurrency = args.concurrency.map_or_else(default_concurrency, |c| c as usize);
     Ok(MatchConfig {
         engines,
         mode: args.mode,
@@ -495,7 +501,15 @@ where
         Request::Perft(request) => perft::run(&request, &mut stdout),
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
         Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
-        Request::Match(config) => crate::tools::matches::run_match(*config, &mut stdout).map(|_| ()),
+        Request::Match(config) => match crate::tools::matches::run_match(*config, &mut stdout) {
+            Ok(_) => Ok(()),
+            // An engine that cannot start is a bad argument: nothing was played.
+            Err(e @ MatchError::CannotStart { .. }) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            Err(MatchError::Io(e)) => Err(e),
+        },
         Request::FitEval(path) => crate::tools::fit_eval::run(&path, &mut stdout),
     };
     match result {

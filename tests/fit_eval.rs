@@ -52,7 +52,8 @@ fn the_reader_replays_what_was_written() {
 
 #[test]
 fn fit_eval_fits_and_prints_a_weight_table() {
-    let path = std::env::temp_dir().join(format!("magpie-fit-{}.wtb", std::process::id()));
+    let dir = common::TempDir::new("fit-eval");
+    let path = dir.join("games.wtb");
     std::fs::write(&path, random_wtb(60, 9)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
         .args(["fit-eval", "--wthor", path.to_str().unwrap()])

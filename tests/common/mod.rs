@@ -270,3 +270,36 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// A fresh temporary directory, removed with everything in it when dropped, also when the test
+/// fails: tests leave nothing behind in the system's temporary directory.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// Creates `magpie-<label>-<process>-<n>` in the system's temporary directory.
+    pub fn new(label: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("magpie-{label}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("a temporary directory");
+        TempDir(path)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    /// A path inside it.
+    pub fn join(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -5,24 +5,32 @@
 //! It keeps the rules and the clocks itself ([`referee`]), appends every finished game to a GGF file
 //! at once (so `--resume` can carry on after an interruption), shows a progress bar with the running
 //! score, and reports per pairing the score, the mean disc difference, the Elo difference with its
-//! 95% interval from game pairs, and an optional SPRT that stops the match once decided
-//! ([`stats`]).
+//! 95% interval from game pairs, the forfeits with their reasons, and an optional SPRT that stops
+//! the match once decided ([`stats`]); then per engine its time losses and how close its moves
+//! came to their time ([`report`]).
+//!
+//! Before any game, each engine is started once and its handshake completed: one that cannot
+//! start stops the match with [`MatchError::CannotStart`], as cutechess-cli does.
 
 pub mod engine;
 pub mod openings;
 pub mod referee;
+pub mod report;
 pub mod spec;
 pub mod stats;
 
 use crate::board::Color;
-use crate::formats::ggf::{Clock as GgfClock, GameEnd, GgfGame, GgfResult, parse_ggf_games};
+use crate::formats::ggf::{GameEnd, GgfGame, GgfResult, parse_ggf_games};
+use crate::protocol::Protocol;
 use crossbeam_channel::unbounded;
-use engine::Engine;
+use engine::{Engine, EngineError, set_ggf_clocks};
 use openings::Opening;
-use referee::{Ending, Forfeit, GameRecord, play_game};
+use referee::{Ending, Forfeit, GameRecord, Timing, play_game, side};
+use report::count;
 use spec::{EngineSpec, TimeControl};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -50,9 +58,10 @@ pub struct MatchConfig {
     pub games: usize,
     /// The openings, used in turn.
     pub openings: Vec<Opening>,
-    /// The time control.
+    /// The time control of the engines that have none of their own.
     pub tc: TimeControl,
-    /// Time an engine may overrun its allowance before it loses on time.
+    /// Time an engine may overrun its time (besides its latency allowance) before it loses on
+    /// time.
     pub margin: Duration,
     /// How long a depth-limited move may take before the engine counts as hung.
     pub hang_timeout: Duration,
@@ -66,6 +75,86 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Show a progress bar on stderr.
     pub progress: bool,
+}
+
+impl MatchConfig {
+    /// The time control of engine `index`: its own, or the match's.
+    pub fn tc_of(&self, index: usize) -> TimeControl {
+        self.engines[index].tc.unwrap_or(self.tc)
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug)]
+pub enum MatchError {
+    /// An engine could not be started and set up before the first game.
+    CannotStart {
+        /// Its name.
+        name: String,
+        /// What went wrong.
+        error: EngineError,
+    },
+    /// Reading or writing the results file, or writing the report.
+    Io(io::Error),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::CannotStart { name, error: EngineError::Spawn(e) } => {
+                write!(f, "engine '{name}' cannot start: {e}")
+            }
+            MatchError::CannotStart { name, error } => write!(f, "engine '{name}' cannot start: {error}"),
+            MatchError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<io::Error> for MatchError {
+    fn from(e: io::Error) -> MatchError {
+        MatchError::Io(e)
+    }
+}
+
+/// Starts every engine once with its handshake, all at once, and quits it: the first that fails
+/// is the error.
+fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
+    let size = config.openings.first().map(|o| o.start.size()).unwrap_or_default();
+    let results: Vec<Result<(), EngineError>> = std::thread::scope(|scope| {
+        let checks: Vec<_> = (0..config.engines.len())
+            .map(|i| scope.spawn(move || Engine::start(&config.engines[i], config.tc_of(i), size).map(Engine::quit)))
+            .collect();
+        checks
+            .into_iter()
+            .map(|c| c.join().unwrap_or_else(|_| Err(EngineError::Spawn("the start-up check failed".into()))))
+            .collect()
+    });
+    for (spec, result) in config.engines.iter().zip(results) {
+        if let Err(error) = result {
+            return Err(MatchError::CannotStart { name: spec.name.clone(), error });
+        }
+    }
+    Ok(())
+}
+
+/// Warns of time controls an engine's protocol can only approximate (after the start-up check,
+/// so that an engine that cannot start gets its one error line alone).
+fn warn_about_time(config: &MatchConfig) {
+    for (i, e) in config.engines.iter().enumerate() {
+        match (config.tc_of(i), e.protocol) {
+            (TimeControl::MoveTime(t), Protocol::Gtp) if t.subsec_nanos() > 0 => {
+                log::warn!("GTP knows whole seconds only: engine '{}' is given {}s per move", e.name, t.as_secs() + 1)
+            }
+            (TimeControl::MoveTime(_) | TimeControl::Clock { .. }, Protocol::Nboard) => log::warn!(
+                "NBoard has no time per move: engine '{}' is sent 'set depth 60' and a clock in each game \
+                 (NTest and Edax ignore clocks: give them depth=N)",
+                e.name
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// One game of the schedule.
@@ -113,8 +202,10 @@ fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
 pub struct PairingResult {
     /// Wins, draws, losses, discs, pairs.
     pub tally: Tally,
-    /// Forfeits by each engine of the pairing, by reason.
+    /// Forfeits by each engine of the pairing, by kind.
     pub forfeits: [BTreeMap<String, u32>; 2],
+    /// Forfeits by each engine of the pairing, by what happened (the referee's words).
+    pub reasons: [BTreeMap<String, u32>; 2],
     /// What the SPRT says, when one runs.
     pub sprt: Option<SprtState>,
 }
@@ -135,18 +226,37 @@ fn black_outcome(ending: &Ending) -> (Outcome, Option<i32>) {
     }
 }
 
+/// One engine's games and time over the whole match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineTime {
+    /// Games it played (those read back from the results file included).
+    pub games: u32,
+    /// Games it lost on time.
+    pub time_losses: u32,
+    /// How it used its time in the games this run played.
+    pub timing: Timing,
+}
+
 /// The book-keeping of a running match.
 struct Standings {
     pairings: Vec<(usize, usize)>,
     results: Vec<PairingResult>,
+    /// Per engine.
+    engines: Vec<EngineTime>,
     /// First game of each (pairing, opening round) seen, waiting for its partner.
     half_pairs: HashMap<(usize, usize), Outcome>,
 }
 
 impl Standings {
-    fn new(pairings: Vec<(usize, usize)>) -> Standings {
+    fn new(pairings: Vec<(usize, usize)>, engines: usize) -> Standings {
         let results = vec![PairingResult::default(); pairings.len()];
-        Standings { pairings, results, half_pairs: HashMap::new() }
+        Standings { pairings, results, engines: vec![EngineTime::default(); engines], half_pairs: HashMap::new() }
+    }
+
+    /// Counts how both engines of a game played by this run used their time.
+    fn add_timing(&mut self, game: &Scheduled, timing: &[Timing; 2]) {
+        self.engines[game.black].timing.merge(&timing[side(Color::Black)]);
+        self.engines[game.white].timing.merge(&timing[side(Color::White)]);
     }
 
     /// Counts a game; `round` identifies its opening pair.
@@ -158,10 +268,16 @@ impl Standings {
             if first_is_black { (black_result, discs) } else { (black_result.reversed(), discs.map(|d| -d)) };
         let result = &mut self.results[game.pairing];
         result.tally.add_game(outcome, discs);
+        self.engines[game.black].games += 1;
+        self.engines[game.white].games += 1;
         if let Ending::Forfeit { loser, reason } = ending {
             let loser_engine = if *loser == Color::Black { game.black } else { game.white };
             let side = usize::from(loser_engine != first);
-            *result.forfeits[side].entry(forfeit_kind(reason)).or_default() += 1;
+            *result.forfeits[side].entry(reason.kind().to_string()).or_default() += 1;
+            *result.reasons[side].entry(reason.to_string()).or_default() += 1;
+            if let Forfeit::Time(_) = reason {
+                self.engines[loser_engine].time_losses += 1;
+            }
         }
         match self.half_pairs.remove(&(game.pairing, round)) {
             Some(other) => result.tally.add_pair(other, outcome),
@@ -172,17 +288,6 @@ impl Standings {
     }
 }
 
-fn forfeit_kind(reason: &Forfeit) -> String {
-    match reason {
-        Forfeit::Illegal(_) => "illegal move",
-        Forfeit::Crash => "crash",
-        Forfeit::Time => "time",
-        Forfeit::Garbage(_) => "garbage",
-        Forfeit::Setup(_) => "setup",
-    }
-    .to_string()
-}
-
 /// The GGF record of a finished game.
 fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGame {
     let mut ggf = GgfGame::new(record.opening.start);
@@ -190,9 +295,7 @@ fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGam
     ggf.set_date(utc_now());
     ggf.set_player(Color::Black, config.engines[game.black].name.clone());
     ggf.set_player(Color::White, config.engines[game.white].name.clone());
-    if let TimeControl::Clock { main, increment } = config.tc {
-        ggf.set_clock(GgfClock { main, increment, grace: Duration::ZERO });
-    }
+    set_ggf_clocks(&mut ggf, config.tc_of(game.black), config.tc_of(game.white));
     for m in &record.moves {
         // The referee only records legal moves.
         let _ = ggf.push_move(m.mv, m.eval, m.time);
@@ -200,7 +303,7 @@ fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGam
     let result = match &record.ending {
         Ending::Finished(d) => GgfResult::Score { black_net: f64::from(*d), end: GameEnd::Normal },
         Ending::Forfeit { loser, reason } => {
-            let end = if *reason == Forfeit::Time { GameEnd::Timeout } else { GameEnd::Resigned };
+            let end = if let Forfeit::Time(_) = reason { GameEnd::Timeout } else { GameEnd::Resigned };
             let black_net = if *loser == Color::Black { -64.0 } else { 64.0 };
             GgfResult::Score { black_net, end }
         }
@@ -209,11 +312,10 @@ fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGam
     ggf.set_extra_tag("MI", game.number.to_string());
     if let Ending::Forfeit { loser, reason } = &record.ending {
         let name = &config.engines[if *loser == Color::Black { game.black } else { game.white }].name;
-        let details = match reason {
-            Forfeit::Illegal(text) | Forfeit::Garbage(text) | Forfeit::Setup(text) => format!(": {text}"),
-            Forfeit::Crash | Forfeit::Time => String::new(),
-        };
-        ggf.set_extra_tag("RS", format!("{}: {name}{details}", forfeit_kind(reason)));
+        let details = if reason.details().is_empty() { String::new() } else { format!(": {}", reason.details()) };
+        // The tag ends at the first ']', so none may be in it.
+        let tag = format!("{}: {name}{details}", reason.kind()).replace(']', ")");
+        ggf.set_extra_tag("RS", tag);
     }
     ggf
 }
@@ -223,13 +325,7 @@ fn forfeit_of(text: &str) -> Forfeit {
     let mut parts = text.splitn(3, ": ");
     let kind = parts.next().unwrap_or("");
     let details = parts.nth(1).unwrap_or("").to_string();
-    match kind {
-        "time" => Forfeit::Time,
-        "crash" => Forfeit::Crash,
-        "garbage" => Forfeit::Garbage(details),
-        "setup" => Forfeit::Setup(details),
-        _ => Forfeit::Illegal(details),
-    }
+    Forfeit::from_kind(kind, details)
 }
 
 /// The ending of a game read back from the results file.
@@ -241,7 +337,7 @@ fn ending_of(ggf: &GgfGame) -> Option<Ending> {
             let loser = if black_net < 0.0 { Color::Black } else { Color::White };
             let reason = match (end, ggf.extra_tag("RS")) {
                 (_, Some(text)) => forfeit_of(text),
-                (GameEnd::Timeout, None) => Forfeit::Time,
+                (GameEnd::Timeout, None) => Forfeit::Time(String::new()),
                 (_, None) => Forfeit::Illegal("forfeit".to_string()),
             };
             Some(Ending::Forfeit { loser, reason })
@@ -323,7 +419,7 @@ fn worker(
         let mut setup_failure = None;
         for (color, index) in [(Color::Black, game.black), (Color::White, game.white)] {
             if engines[index].is_none() {
-                match Engine::start(&config.engines[index], &config.tc, size) {
+                match Engine::start(&config.engines[index], config.tc_of(index), size) {
                     Ok(engine) => engines[index] = Some(engine),
                     Err(e) => {
                         setup_failure.get_or_insert((color, Forfeit::Setup(e.to_string())));
@@ -332,13 +428,16 @@ fn worker(
             }
         }
         let record = match setup_failure {
-            Some((loser, reason)) => {
-                GameRecord { opening: opening.clone(), moves: Vec::new(), ending: Ending::Forfeit { loser, reason } }
-            }
+            Some((loser, reason)) => GameRecord {
+                opening: opening.clone(),
+                moves: Vec::new(),
+                ending: Ending::Forfeit { loser, reason },
+                timing: Default::default(),
+            },
             None => {
                 let (mut black, mut white) = (engines[game.black].take(), engines[game.white].take());
                 let record = match (&mut black, &mut white) {
-                    (Some(b), Some(w)) => play_game(b, w, opening, &config.tc, config.margin, config.hang_timeout),
+                    (Some(b), Some(w)) => play_game(b, w, opening, config.margin, config.hang_timeout),
                     _ => unreachable!("both engines were started above"),
                 };
                 engines[game.black] = black;
@@ -364,10 +463,10 @@ fn worker(
 }
 
 /// Plays the match and writes the final report to `out`.
-pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<PairingResult>> {
+pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<PairingResult>, MatchError> {
     let schedule = schedule(&config);
     let pairs = pairings(config.engines.len(), config.mode);
-    let mut standings = Standings::new(pairs.clone());
+    let mut standings = Standings::new(pairs.clone(), config.engines.len());
     let (done, broken) = if config.resume {
         read_results(&config, &schedule)?
     } else {
@@ -378,7 +477,8 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<Pa
             return Err(io::Error::other(format!(
                 "{} already holds games: use --resume to carry on, or another file",
                 path.display()
-            )));
+            ))
+            .into());
         }
         (BTreeMap::new(), 0)
     };
@@ -387,12 +487,18 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<Pa
         let game = schedule[number];
         standings.add(&game, number / rounds_per, ending);
     }
+    check_engines(&config)?;
+    warn_about_time(&config);
     if config.resume {
         writeln!(
             out,
-            "resuming: {} games already played{}",
-            done.len(),
-            if broken > 0 { format!(", {broken} unreadable lines skipped") } else { String::new() }
+            "resuming: {} already played{}",
+            count(done.len() as u64, "game", "games"),
+            if broken > 0 {
+                format!(", {} skipped", count(broken as u64, "unreadable line", "unreadable lines"))
+            } else {
+                String::new()
+            }
         )?;
     }
     let mut file = match &config.output {
@@ -444,6 +550,7 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<Pa
             file.flush()?;
         }
         standings.add(&game, game.number / rounds_per, &record.ending);
+        standings.add_timing(&game, &record.timing);
         bar.inc(1);
         bar.set_message(running_score(&config, &standings));
         if let Some(sprt) = &config.sprt {
@@ -459,7 +566,7 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> io::Result<Vec<Pa
     for worker in workers {
         let _ = worker.join();
     }
-    report(&config, &standings, out)?;
+    report::report(&config, &standings, out)?;
     Ok(standings.results)
 }
 
@@ -477,64 +584,6 @@ fn running_score(config: &MatchConfig, standings: &Standings) -> String {
         .join(" | ")
 }
 
-fn report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> io::Result<()> {
-    for (&(a, b), result) in standings.pairings.iter().zip(&standings.results) {
-        let t = &result.tally;
-        let (na, nb) = (&config.engines[a].name, &config.engines[b].name);
-        writeln!(out, "{na} vs {nb}: {} games, {}", t.games(), config.tc)?;
-        let score = t.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        writeln!(out, "  {na}: {} wins, {} draws, {} losses, score {score}", t.wins, t.draws, t.losses)?;
-        if let Some(mean) = t.mean_discs() {
-            writeln!(out, "  mean disc difference {mean:+.2} ({} games played to the end)", t.disc_games)?;
-        }
-        let pairs: u32 = t.pairs.iter().sum();
-        match t.elo() {
-            // Adding 0.0 turns -0.0 into 0.0, which prints as +0.0.
-            Some(e) if e.margin.is_finite() => {
-                writeln!(out, "  Elo {:+.1} ± {:.1} (95%, from {pairs} game pairs)", e.elo + 0.0, e.margin)?
-            }
-            Some(e) if !e.elo.is_finite() => {
-                let all = if e.elo > 0.0 { "won" } else { "lost" };
-                writeln!(out, "  Elo {:+} (every game {all}: no finite estimate, from {pairs} game pairs)", e.elo)?
-            }
-            Some(e) if e.flat => writeln!(
-                out,
-                "  Elo {:+.1} (every game pair scored the same: no interval yet, from {pairs} game pairs)",
-                e.elo + 0.0
-            )?,
-            Some(e) if e.low.is_finite() => {
-                writeln!(out, "  Elo {:+.1} (95%: at least {:+.1}, from {pairs} game pairs)", e.elo + 0.0, e.low + 0.0)?
-            }
-            Some(e) => {
-                writeln!(out, "  Elo {:+.1} (95%: at most {:+.1}, from {pairs} game pairs)", e.elo + 0.0, e.high + 0.0)?
-            }
-            None => writeln!(out, "  Elo: no complete game pair yet")?,
-        }
-        for (side, name) in [(0, na), (1, nb)] {
-            let forfeits = &result.forfeits[side];
-            if !forfeits.is_empty() {
-                let list: Vec<String> = forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
-                writeln!(out, "  forfeits by {name}: {}", list.join(", "))?;
-            }
-        }
-        if let Some(sprt) = &config.sprt {
-            let llr = t.llr(sprt.elo0, sprt.elo1);
-            let (lower, upper) = sprt.bounds();
-            let verdict = match sprt.state(t) {
-                SprtState::AcceptH1 => "H1 accepted",
-                SprtState::AcceptH0 => "H0 accepted",
-                SprtState::Continue => "undecided",
-            };
-            writeln!(
-                out,
-                "  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}), {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            )?;
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,12 +594,15 @@ mod tests {
             name: name.into(),
             program: "magpie".into(),
             args: vec![],
+            dir: None,
             protocol: crate::protocol::Protocol::Ugi,
             options: vec![],
+            tc: None,
+            stderr: None,
         }
     }
 
-    fn config(engines: usize, mode: Mode, games: usize) -> MatchConfig {
+    pub(super) fn config(engines: usize, mode: Mode, games: usize) -> MatchConfig {
         MatchConfig {
             engines: (0..engines).map(|i| spec(&format!("e{i}"))).collect(),
             mode,
@@ -584,16 +636,19 @@ mod tests {
 
     #[test]
     fn standings_count_for_the_first_engine() {
-        let mut st = Standings::new(vec![(0, 1)]);
+        let mut st = Standings::new(vec![(0, 1)], 2);
         let g0 = Scheduled { number: 0, pairing: 0, black: 0, white: 1, opening: 0 };
         let g1 = Scheduled { number: 1, pairing: 0, black: 1, white: 0, opening: 0 };
         st.add(&g0, 0, &Ending::Finished(10));
-        st.add(&g1, 0, &Ending::Forfeit { loser: Color::Black, reason: Forfeit::Time });
+        st.add(&g1, 0, &Ending::Forfeit { loser: Color::Black, reason: Forfeit::Time("took 2 s".into()) });
         let r = &st.results[0];
         assert_eq!((r.tally.wins, r.tally.losses), (2, 0));
         assert_eq!(r.tally.pairs, [0, 0, 0, 0, 1]);
         assert_eq!(r.tally.mean_discs(), Some(10.0));
         assert_eq!(r.forfeits[1].get("time"), Some(&1));
+        assert_eq!(r.reasons[1].get("lost on time: took 2 s"), Some(&1));
+        assert_eq!(st.engines[1].time_losses, 1);
+        assert_eq!((st.engines[0].games, st.engines[1].games), (2, 2));
     }
 
     #[test]

@@ -1,18 +1,24 @@
 //! What a match is made of: the engines (name, command, protocol, options) and the time control,
 //! read from the command line or from a small configuration file.
 //!
-//! An engine is a list of `key=value` words: `name=…`, `cmd=…` (the program and its arguments,
-//! split at blanks; default: this Magpie), `proto=ugi|nboard|gtp` (default `ugi`), and
-//! `option.<Name>=<value>` for each UGI option to set. In a file, each engine is a section:
+//! An engine is a list of `key=value` words, as cutechess-cli takes them: `name=…`, `cmd=…` (the
+//! program and its arguments, split at blanks; default: this Magpie), `arg=…` (one more argument,
+//! kept whole, repeatable), `dir=…` (the working directory; a relative `cmd` with a `/` is found
+//! there), `proto=ugi|nboard|gtp` (default `ugi`), `option.<Name>=<value>` for each UGI option to
+//! set, its own time control (`movetime=MS`, `depth=N` or `tc=SECONDS[+INC]`, overriding the
+//! match's) and `stderr=FILE` (where its stderr is appended). In a file, each engine is a section:
 //!
 //! ```text
-//! # two Magpies
+//! # Magpie against NTest, which only obeys a depth
 //! [engine]
 //! name = magpie
 //!
 //! [engine]
-//! name = iagno
-//! option.Eval = iagno
+//! name = ntest
+//! dir = /opt/ntest
+//! cmd = ./ntest
+//! proto = nboard
+//! depth = 8
 //! ```
 
 use crate::protocol::Protocol;
@@ -29,10 +35,30 @@ pub struct EngineSpec {
     pub program: PathBuf,
     /// Its arguments.
     pub args: Vec<String>,
+    /// The working directory it runs in (the runner's own when `None`).
+    pub dir: Option<PathBuf>,
     /// The protocol it speaks.
     pub protocol: Protocol,
     /// UGI options to set after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// Its own time control, overriding the match's.
+    pub tc: Option<TimeControl>,
+    /// The file its stderr is appended to (read and dropped when `None`, but for its last line).
+    pub stderr: Option<PathBuf>,
+}
+
+impl EngineSpec {
+    /// The program as it is started: a relative path with a directory part (`./edax`) is taken
+    /// from the engine's working directory, as a shell started there would; a bare name is
+    /// looked up in `PATH`.
+    pub fn program_path(&self) -> PathBuf {
+        match &self.dir {
+            Some(dir) if self.program.is_relative() && self.program.components().count() > 1 => {
+                dir.join(self.program.components().filter(|c| *c != std::path::Component::CurDir).collect::<PathBuf>())
+            }
+            _ => self.program.clone(),
+        }
+    }
 }
 
 /// How long the engines may think.
@@ -92,29 +118,71 @@ impl TimeControl {
 pub fn parse_engine(words: &[String], magpie: &Path) -> Result<EngineSpec, String> {
     let mut name = None;
     let mut command: Option<Vec<String>> = None;
+    let mut extra_args = Vec::new();
+    let mut dir = None;
     let mut protocol = Protocol::Ugi;
     let mut options = Vec::new();
+    let mut tc: Option<(String, TimeControl)> = None;
+    let mut stderr = None;
     for word in words {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| format!("engine: '{word}' is not key=value (name, cmd, proto, option.X)"))?;
-        match key.trim() {
-            "name" => name = Some(value.trim().to_string()),
-            "cmd" => command = Some(value.split_whitespace().map(str::to_string).collect()),
-            "proto" | "protocol" => protocol = value.trim().parse().map_err(|e| format!("engine: {e}"))?,
+        let (key, value) = word.split_once('=').ok_or_else(|| format!("engine: '{word}' is not key=value ({KEYS})"))?;
+        let key = key.trim();
+        let own_tc = match key {
+            "name" => {
+                name = Some(value.trim().to_string());
+                None
+            }
+            "cmd" => {
+                command = Some(value.split_whitespace().map(str::to_string).collect());
+                None
+            }
+            // Kept whole: an argument may hold blanks.
+            "arg" => {
+                extra_args.push(value.to_string());
+                None
+            }
+            "dir" => {
+                dir = Some(PathBuf::from(value.trim())).filter(|d| !d.as_os_str().is_empty());
+                None
+            }
+            "stderr" => {
+                stderr = Some(PathBuf::from(value.trim())).filter(|f| !f.as_os_str().is_empty());
+                None
+            }
+            "proto" | "protocol" => {
+                protocol = value.trim().parse().map_err(|e| format!("engine: {e}"))?;
+                None
+            }
+            "movetime" => Some(parse_movetime(value.trim()).map_err(|e| format!("engine: movetime: {e}"))?),
+            "depth" => Some(parse_depth(value.trim()).map_err(|e| format!("engine: depth: {e}"))?),
+            "tc" => Some(TimeControl::parse_clock(value.trim()).map_err(|e| format!("engine: tc: {e}"))?),
             other => match other.strip_prefix("option.") {
-                Some(option) if !option.is_empty() => options.push((option.to_string(), value.trim().to_string())),
-                _ => return Err(format!("engine: unknown key '{other}' (expected name, cmd, proto or option.<Name>)")),
+                Some(option) if !option.is_empty() => {
+                    options.push((option.to_string(), value.trim().to_string()));
+                    None
+                }
+                _ => return Err(format!("engine: unknown key '{other}' (expected {KEYS})")),
             },
+        };
+        if let Some(own) = own_tc {
+            if let Some((first, _)) = &tc {
+                return Err(format!("engine: '{first}' and '{key}' both set its time control: give one"));
+            }
+            tc = Some((key.to_string(), own));
         }
     }
-    let (program, args) = match command {
+    let (program, mut args) = match command {
         Some(words) if !words.is_empty() => (PathBuf::from(&words[0]), words[1..].to_vec()),
         Some(_) => return Err("engine: 'cmd=' is empty".to_string()),
         None => (magpie.to_path_buf(), Vec::new()),
     };
+    args.extend(extra_args);
     if !options.is_empty() && protocol != Protocol::Ugi {
-        return Err(format!("engine: options are set over UGI only; give {protocol} engines their options in cmd"));
+        return Err(format!("engine: options are set over UGI only; give {protocol} engines their options as arg="));
+    }
+    let tc = tc.map(|(_, tc)| tc);
+    if let Some(tc) = &tc {
+        tc.check(protocol).map_err(|e| format!("engine: {e}"))?;
     }
     let name = match name.filter(|n| !n.is_empty()) {
         Some(n) => n,
@@ -123,7 +191,28 @@ pub fn parse_engine(words: &[String], magpie: &Path) -> Result<EngineSpec, Strin
     if name.chars().any(|c| c == ']' || c.is_control()) {
         return Err(format!("engine: the name '{}' may not contain ']' or control characters", name.escape_debug()));
     }
-    Ok(EngineSpec { name, program, args, protocol, options })
+    Ok(EngineSpec { name, program, args, dir, protocol, options, tc, stderr })
+}
+
+/// The keys an engine takes, for messages.
+const KEYS: &str = "name, cmd, arg, dir, proto, option.<Name>, movetime, depth, tc, stderr";
+
+/// A time per move in milliseconds, as `--movetime` takes it.
+pub fn parse_movetime(text: &str) -> Result<TimeControl, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|ms| (1..=86_400_000).contains(ms))
+        .map(|ms| TimeControl::MoveTime(Duration::from_millis(ms)))
+        .ok_or_else(|| format!("'{text}' is not a number of milliseconds from 1 to 86400000"))
+}
+
+/// A depth per move, as `--depth` takes it.
+pub fn parse_depth(text: &str) -> Result<TimeControl, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|d| (1..=60).contains(d))
+        .map(TimeControl::Depth)
+        .ok_or_else(|| format!("'{text}' is not a depth from 1 to 60"))
 }
 
 /// A readable name from the command and options: `magpie`, `magpie Eval=iagno`.
@@ -194,6 +283,31 @@ mod tests {
         assert!(parse_engine(&words("proto=xboard"), &magpie).unwrap_err().contains("xboard"));
         assert!(parse_engine(&words("proto=gtp option.Eval=x"), &magpie).is_err());
         assert!(parse_engine(&["cmd=".to_string()], &magpie).is_err());
+        assert!(parse_engine(&words("movetime=0"), &magpie).unwrap_err().contains("'0'"));
+        assert!(parse_engine(&words("depth=61"), &magpie).unwrap_err().contains("'61'"));
+        assert!(parse_engine(&words("tc=fast"), &magpie).unwrap_err().contains("'fast'"));
+        assert!(parse_engine(&words("depth=3 movetime=50"), &magpie).unwrap_err().contains("'depth' and 'movetime'"));
+        assert!(parse_engine(&words("proto=gtp depth=3"), &magpie).unwrap_err().contains("GTP"));
+    }
+
+    #[test]
+    fn engines_as_cutechess_takes_them() {
+        let magpie = PathBuf::from("/bin/magpie");
+        let given = ["dir=/opt/edax", "cmd=./lEdax-x64 -q", "arg=-nboard", "arg=a b ", "proto=nboard", "depth=8"];
+        let e = parse_engine(&given.map(str::to_string), &magpie).unwrap();
+        assert_eq!(e.args, ["-q", "-nboard", "a b "], "arg= is one argument, blanks kept");
+        assert_eq!(e.dir, Some(PathBuf::from("/opt/edax")));
+        assert_eq!(e.program_path(), PathBuf::from("/opt/edax/lEdax-x64"));
+        assert_eq!(e.tc, Some(TimeControl::Depth(8)));
+        assert_eq!(e.stderr, None);
+        // arg= alone gives this Magpie its arguments; a bare program name is left to PATH.
+        let e = parse_engine(&words("arg=--level arg=3 movetime=40 stderr=m.log"), &magpie).unwrap();
+        assert_eq!((e.program.clone(), e.args.clone()), (magpie.clone(), vec!["--level".into(), "3".into()]));
+        assert_eq!(e.tc, Some(TimeControl::MoveTime(Duration::from_millis(40))));
+        assert_eq!(e.stderr, Some(PathBuf::from("m.log")));
+        let e = parse_engine(&words("dir=/tmp cmd=ntest tc=10+0.5"), &magpie).unwrap();
+        assert_eq!(e.program_path(), PathBuf::from("ntest"));
+        assert!(matches!(e.tc, Some(TimeControl::Clock { .. })));
     }
 
     #[test]
@@ -203,6 +317,13 @@ mod tests {
         let engines = parse_engines_file(text, &magpie).unwrap();
         assert_eq!(engines.len(), 2);
         assert_eq!(engines[1].options, [("Eval".to_string(), "discs".to_string())]);
+        let text = "[engine]\nname = ntest\ndir = /opt/ntest\ncmd = ./ntest\narg = x y\nproto = nboard\ndepth = 8\n\
+                    stderr = ntest.log\n";
+        let ntest = &parse_engines_file(text, &magpie).unwrap()[0];
+        assert_eq!(ntest.program_path(), PathBuf::from("/opt/ntest/ntest"));
+        assert_eq!(ntest.args, ["x y"]);
+        assert_eq!(ntest.tc, Some(TimeControl::Depth(8)));
+        assert_eq!(ntest.stderr, Some(PathBuf::from("ntest.log")));
         assert!(parse_engines_file("name = a\n", &magpie).unwrap_err().contains("line 1"));
         assert!(parse_engines_file("[engine]\nname a\n", &magpie).unwrap_err().contains("line 2"));
     }
