@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Registers Magpie as a Reversi (Othello) GTP engine in the Quarry GUI's configuration.
 #
-# Usage: scripts/register-quarry.sh [MAGPIE_BINARY] [ENGINE_ARGS...]
+# Usage: scripts/register-quarry.sh [-h|--help] [--] [MAGPIE_BINARY] [ENGINE_ARGS...]
 #
+#   -h, --help     print this text and exit.
 #   MAGPIE_BINARY  the engine to register (default: this repository's target/release/magpie,
 #                  built by `cargo build --release`); it is resolved to an absolute path.
 #   ENGINE_ARGS    extra options for the engine, e.g. `--level 5` or `--movetime 500`.
+#
+# Any other first argument that starts with `-` is refused with exit status 2: the engine's
+# options come after MAGPIE_BINARY (`--` first allows a binary whose name starts with `-`).
+# Other failures exit with status 1.
 #
 # The engine's command line in Quarry becomes `MAGPIE_BINARY --protocol gtp ENGINE_ARGS...`.
 # The script runs it once, as Quarry's own "Add engine" dialog does, to ask its name, version and
@@ -34,6 +39,18 @@ die() {
     echo "register-quarry: $*" >&2
     exit 1
 }
+
+case ${1-} in
+-h | --help)
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+--) shift ;;
+-?*)
+    echo "register-quarry: unknown option '$1' (-h for help; engine options go after the binary)" >&2
+    exit 2
+    ;;
+esac
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 binary=${1:-$repo/target/release/magpie}

@@ -6,11 +6,13 @@
 use crate::board::{BoardSize, Convention, Game, Position};
 use crate::engine::settings::{MAX_LEVEL, Settings};
 use crate::eval::EvalKind;
+use crate::formats::wthor::WthorGame;
 use crate::formats::{parse_moves, parse_position};
 use crate::protocol::Protocol;
 use crate::search::Limits;
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
+use crate::tools::fit_eval;
 use crate::tools::matches::openings::{Generator, parse_openings};
 use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
 use crate::tools::matches::stats::Sprt;
@@ -337,8 +339,8 @@ pub enum Request {
     BestMove(BestMoveRequest),
     /// Play a match.
     Match(Box<MatchConfig>),
-    /// Fit the evaluation's weights.
-    FitEval(PathBuf),
+    /// Fit the evaluation's weights to these games (read from `--wthor`).
+    FitEval(Vec<WthorGame>),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -416,7 +418,9 @@ where
         Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
         Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
-        Some(Command::FitEval { wthor }) => Ok(Request::FitEval(wthor)),
+        Some(Command::FitEval { wthor }) => {
+            fit_eval::read_wthor(&wthor).map(Request::FitEval).map_err(|e| CliError(format!("--wthor {e}")))
+        }
     }
 }
 
@@ -510,7 +514,7 @@ where
             }
             Err(MatchError::Io(e)) => Err(e),
         },
-        Request::FitEval(path) => crate::tools::fit_eval::run(&path, &mut stdout),
+        Request::FitEval(games) => fit_eval::run(&games, &mut stdout),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,12 +5,16 @@
 //! each weight interpolated between its values at the two stages around the position's phase, so
 //! the weights are the least-squares solution of one linear system. One game in ten is kept out of
 //! the fit to measure the error of the fitted weights and of the current ones.
+//!
+//! The games are read first, by [`read_wthor`], whose errors name the file at fault: the command
+//! line reports them as bad arguments before any work starts.
 
 use crate::board::{Color, Position};
 use crate::eval::heuristic::{FEATURE_NAMES, STAGES, WEIGHTS, features, phase, weights_at};
-use crate::formats::wthor::{parse_wtb, wtb_files};
+use crate::formats::wthor::{ParseWthorError, WthorGame, parse_wtb, wtb_files};
+use std::fmt;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const FEATURES: usize = FEATURE_NAMES.len();
 
@@ -66,38 +70,93 @@ fn solve(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
     Some(x)
 }
 
-/// Calls `visit(position, label in centi-discs for the side to move, held out)` for every
-/// position of every game under `path` where the side to move can play.
-fn for_each_position(path: &Path, mut visit: impl FnMut(&Position, f64, bool)) -> io::Result<(usize, usize)> {
-    let (mut games, mut skipped) = (0, 0);
-    for file in wtb_files(path)? {
-        let bytes = std::fs::read(&file)?;
-        let (_, list) = parse_wtb(&bytes).map_err(|e| io::Error::other(format!("{}: {e}", file.display())))?;
-        for game in list {
-            let Ok(replayed) = game.replay() else {
-                skipped += 1;
-                continue;
-            };
-            let held_out = games % 10 == 9;
-            games += 1;
-            let result = f64::from(game.theoretical_score_for_black() * 100);
-            for pos in replayed.positions() {
-                if pos.legal_moves().is_empty() {
-                    continue;
-                }
-                let label = if pos.side_to_move() == Color::Black { result } else { -result };
-                visit(pos, label, held_out);
+/// Why the WTHOR games under a path could not be read. Each message starts with the path of the
+/// file or directory at fault.
+#[derive(Debug)]
+pub enum ReadWthorError {
+    /// The path, or a file under it, cannot be read.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A file is not a WTHOR database.
+    Broken {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: ParseWthorError,
+    },
+    /// The path holds no game: no `.wtb` file, or only empty ones.
+    NoGames {
+        /// The path given.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for ReadWthorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadWthorError::Io { path, error } => {
+                // "No such file or directory", without the " (os error 2)" that follows it.
+                let text = error.to_string();
+                let text = text.find(" (os error ").map_or(text.as_str(), |end| &text[..end]);
+                write!(f, "{}: {text}", path.display())
+            }
+            ReadWthorError::Broken { path, error } => write!(f, "{}: not a WTHOR file: {error}", path.display()),
+            ReadWthorError::NoGames { path } => {
+                write!(f, "{}: no WTHOR game there (expected WTH_*.wtb files)", path.display())
             }
         }
     }
-    Ok((games, skipped))
 }
 
-/// Fits the weights to the games under `path` (a WTHOR directory or file) and writes the
-/// comparison and the new table.
-pub fn run(path: &Path, out: &mut impl Write) -> io::Result<()> {
+impl std::error::Error for ReadWthorError {}
+
+/// Reads every game of a WTHOR directory (its `.wtb` files, in name order) or of one `.wtb` file.
+pub fn read_wthor(path: &Path) -> Result<Vec<WthorGame>, ReadWthorError> {
+    let io_error = |path: &Path, error| ReadWthorError::Io { path: path.to_path_buf(), error };
+    let mut games = Vec::new();
+    for file in wtb_files(path).map_err(|e| io_error(path, e))? {
+        let bytes = std::fs::read(&file).map_err(|e| io_error(&file, e))?;
+        let (_, list) = parse_wtb(&bytes).map_err(|error| ReadWthorError::Broken { path: file.clone(), error })?;
+        games.extend(list);
+    }
+    if games.is_empty() {
+        return Err(ReadWthorError::NoGames { path: path.to_path_buf() });
+    }
+    Ok(games)
+}
+
+/// Calls `visit(position, label in centi-discs for the side to move, held out)` for every
+/// position of `games` where the side to move can play; returns the games replayed and those
+/// skipped as illegal.
+fn for_each_position(games: &[WthorGame], mut visit: impl FnMut(&Position, f64, bool)) -> (usize, usize) {
+    let (mut replayed_games, mut skipped) = (0, 0);
+    for game in games {
+        let Ok(replayed) = game.replay() else {
+            skipped += 1;
+            continue;
+        };
+        let held_out = replayed_games % 10 == 9;
+        replayed_games += 1;
+        let result = f64::from(game.theoretical_score_for_black() * 100);
+        for pos in replayed.positions() {
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let label = if pos.side_to_move() == Color::Black { result } else { -result };
+            visit(pos, label, held_out);
+        }
+    }
+    (replayed_games, skipped)
+}
+
+/// Fits the weights to `games` (see [`read_wthor`]) and writes the comparison and the new table.
+pub fn run(games: &[WthorGame], out: &mut impl Write) -> io::Result<()> {
     let mut fit = Fit { xtx: [[0.0; N]; N], xty: [0.0; N], samples: 0 };
-    let (games, skipped) = for_each_position(path, |pos, y, held_out| {
+    let (replayed, skipped) = for_each_position(games, |pos, y, held_out| {
         if held_out {
             return;
         }
@@ -109,9 +168,9 @@ pub fn run(path: &Path, out: &mut impl Write) -> io::Result<()> {
             fit.xty[i] += x[i] * y;
         }
         fit.samples += 1;
-    })?;
+    });
     if fit.samples == 0 {
-        return Err(io::Error::other(format!("no WTHOR game found under {}", path.display())));
+        return Err(io::Error::other("no game replays legally: nothing to fit"));
     }
     // Smoothness: a penalty on the change of each weight from one stage to the next. It costs
     // nothing where the data pins a weight down, and carries the values of the middle game to the
@@ -145,15 +204,19 @@ pub fn run(path: &Path, out: &mut impl Write) -> io::Result<()> {
         f64::from(total.clamp(-6400, 6400))
     };
     let (mut now, mut new, mut count) = (0.0, 0.0, 0u64);
-    for_each_position(path, |pos, y, held_out| {
+    for_each_position(games, |pos, y, held_out| {
         if held_out {
             now += (predict(&WEIGHTS, pos) - y).powi(2);
             new += (predict(&fitted, pos) - y).powi(2);
             count += 1;
         }
-    })?;
+    });
     let rmse = |sum: f64| (sum / count.max(1) as f64).sqrt() / 100.0;
-    writeln!(out, "{games} games ({skipped} skipped as illegal), {} positions fitted, {count} held out", fit.samples)?;
+    writeln!(
+        out,
+        "{replayed} games ({skipped} skipped as illegal), {} positions fitted, {count} held out",
+        fit.samples
+    )?;
     writeln!(
         out,
         "held-out error (discs, root mean square): current weights {:.2}, fitted {:.2}",

@@ -296,6 +296,16 @@ impl TempDir {
     pub fn join(&self, name: &str) -> std::path::PathBuf {
         self.0.join(name)
     }
+
+    /// The names of the entries in the directory, sorted.
+    pub fn entries(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .expect("readable")
+            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
 }
 
 impl Drop for TempDir {
