@@ -572,9 +572,9 @@ mod tests {
         assert_eq!(error("(;GM[Chess];)"), "GM: 'Chess' is not Othello");
         // Long or multi-line tokens stay one short line.
         let long = error(&format!("(;GM[{}\n];)", "x".repeat(100)));
-        assert!(!long.contains('\n') && long.len() < 100, "{long}");
+        assert!(!long.contains('\n') && long.chars().count() < 110, "{long}");
         let long = error(&format!("(;B[{}\n];)", "x".repeat(100)));
-        assert!(!long.contains('\n') && long.len() < 150, "{long}");
+        assert!(!long.contains('\n') && long.chars().count() < 200, "{long}");
         assert!(long.starts_with("move 1 (B[xxxx") && long.contains("…]):"), "{long}");
     }
 

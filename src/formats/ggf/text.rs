@@ -1,36 +1,7 @@
 //! Small pieces of GGF text shared by the values and the reader: decimal numbers as GGF writes
 //! them, and offending tokens quoted for one-line error messages.
 
-use std::fmt;
-
-/// Offending tokens longer than this are cut in error messages, which must stay one short line.
-pub(super) const MAX_TOKEN_CHARS: usize = 40;
-
-/// `text` made fit for a one-line error message: control characters escaped, and cut after
-/// [`MAX_TOKEN_CHARS`] characters.
-pub(super) fn clipped(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(MAX_TOKEN_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    if text.chars().nth(MAX_TOKEN_CHARS).is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// A token quoted for an error message, [`clipped`].
-pub(super) struct Quoted<'a>(pub(super) &'a str);
-
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}'", clipped(self.0))
-    }
-}
+pub(super) use crate::quote::{MAX_QUOTED_CHARS as MAX_TOKEN_CHARS, Quoted, clipped};
 
 /// Reads a plain decimal number (`12`, `-1.50`, `+0.000`, `.5`): no exponent, no `inf` or `NaN`,
 /// which `f64::from_str` would accept but GGF never writes.
