@@ -5,7 +5,8 @@
 //!   `target/release/magpie` meaning the built binary) and the lines after it, up to the next
 //!   command or the end of the block, are its expected output.
 //! - protocol.md: in ``` blocks, `> <line>` is sent to one engine session (its protocol is that of
-//!   the section the block is in) and `< <line>` is an expected answer, in order; in a block of
+//!   the section the block is in, or its command line is given by a first line `$ magpie <args>`)
+//!   and `< <line>` is an expected answer, in order; in a block of
 //!   error examples, each line is `<command>  <answer>` (two blanks or more between).
 //!
 //! In expected output, a line `…` stands for any number of lines, and what varies from run to run
@@ -179,8 +180,12 @@ fn protocol_sessions_are_what_magpie_answers() {
         if !block.lines.iter().any(|l| l.starts_with("> ")) {
             continue;
         }
-        let protocol = protocol_of(&block.section);
-        let mut e = Engine::start(&["--protocol", protocol]);
+        // A first line `$ magpie <args>` gives the engine's command line.
+        let args: Vec<String> = match block.lines.first().and_then(|l| l.strip_prefix("$ magpie ")) {
+            Some(args) => args.split_whitespace().map(str::to_string).collect(),
+            None => vec!["--protocol".to_string(), protocol_of(&block.section).to_string()],
+        };
+        let mut e = Engine::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
         let mut expected: Vec<String> = Vec::new();
         let flush = |e: &mut Engine, expected: &mut Vec<String>| {
             if !expected.is_empty() {
