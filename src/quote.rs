@@ -10,15 +10,7 @@ pub const MAX_QUOTED_CHARS: usize = 80;
 /// `text` as an error message shows it: at most [`MAX_QUOTED_CHARS`] characters, then `…`, with
 /// control characters escaped (`\0`, `\t`, `\u{1b}`).
 pub fn clipped(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    for c in chars.by_ref().take(MAX_QUOTED_CHARS) {
-        escape_into(c, &mut out);
-    }
-    if chars.next().is_some() {
-        out.push('…');
-    }
-    out
+    one_line(text, MAX_QUOTED_CHARS)
 }
 
 fn escape_into(c: char, out: &mut String) {
