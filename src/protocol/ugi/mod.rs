@@ -158,16 +158,11 @@ impl Ugi {
     /// for the default time rather than forever.
     fn limits(&self, go: &GoParams, default_movetime: Duration) -> Limits {
         let ms = Duration::from_millis;
-        let (time, inc) = match self.game.position().side_to_move() {
-            Color::Black => (go.p1time, go.p1inc),
-            Color::White => (go.p2time, go.p2inc),
-        };
-        let bounded =
-            go.infinite || go.movetime.is_some() || go.depth.is_some() || go.nodes.is_some() || time.is_some();
+        let (time, inc) = self.mover_clock(go);
         Limits {
             depth: go.depth.map(|d| d.clamp(1, 60) as u32),
             nodes: go.nodes,
-            movetime: go.movetime.map(ms).or((!bounded).then_some(default_movetime)),
+            movetime: go.movetime.map(ms).or((!self.bounds_the_mover(go)).then_some(default_movetime)),
             clock: time.map(|t| Clock {
                 time: ms(t),
                 increment: ms(inc.unwrap_or(0)),
@@ -177,11 +172,28 @@ impl Ugi {
         }
     }
 
+    /// The mover's clock and increment in `go`.
+    fn mover_clock(&self, go: &GoParams) -> (Option<u64>, Option<u64>) {
+        match self.game.position().side_to_move() {
+            Color::Black => (go.p1time, go.p1inc),
+            Color::White => (go.p2time, go.p2inc),
+        }
+    }
+
+    /// Whether `go` sets any limit for the side to move.
+    fn bounds_the_mover(&self, go: &GoParams) -> bool {
+        go.infinite
+            || go.movetime.is_some()
+            || go.depth.is_some()
+            || go.nodes.is_some()
+            || self.mover_clock(go).0.is_some()
+    }
+
     /// Starts a `go`; `stopped` when a `stop` already came after it (it then answers at once with
     /// what the search has, as does an infinite `go` after the end of input).
     fn go(&mut self, go: &GoParams, received: Instant, stopped: bool, ctx: &mut Context) {
         let limits = self.limits(go, ctx.settings.default_movetime);
-        if limits.movetime == Some(ctx.settings.default_movetime) && go.movetime.is_none() {
+        if !self.bounds_the_mover(go) {
             let side = self.game.position().side_to_move().symbol();
             let ms = ctx.settings.default_movetime.as_millis();
             Ugi::send(ctx, Reply::InfoString(format!("go: no limit for {side} to move: thinking {ms} ms")));
@@ -268,22 +280,22 @@ impl Ugi {
     }
 
     fn finish(&mut self, id: u64, result: SearchResult, ctx: &mut Context) {
-        let Some(Active::Search { id: active_id, infinite, stop_requested, lines, .. }) = self.active.take() else {
+        let Some(Active::Search { id: active_id, infinite, stop_requested, held, lines }) = &mut self.active else {
             return;
         };
-        if id != active_id {
-            self.active = Some(Active::Search { id: active_id, infinite, stop_requested, held: None, lines });
+        if *active_id != id {
             return;
         }
-        for line in final_lines(&result, &lines) {
+        for line in final_lines(&result, lines) {
             Ugi::send(ctx, Reply::Info(line));
         }
-        if infinite && !stop_requested {
+        if *infinite && !*stop_requested {
             // An infinite search answers only after `stop`.
-            let held = Some(Some(result.best));
-            self.active = Some(Active::Search { id, infinite, stop_requested, held, lines: Vec::new() });
+            *held = Some(Some(result.best));
+            lines.clear();
             return;
         }
+        self.active = None;
         self.best_move(Some(result.best), ctx);
     }
 
