@@ -720,3 +720,35 @@ fn help_and_eval_of_a_finished_game() {
     let line = e.recv();
     assert_eq!(line, "eval total cp -1600 (-16.00 for O, exact: the game is over, X 16 O 0, empties to the winner)");
 }
+
+/// A `stop` that answers a held answer (an infinite `go` whose search already ended, or which
+/// needed none) also frees the commands that waited behind it.
+#[test]
+fn stop_of_a_held_answer_frees_the_waiting_commands() {
+    let mut e = Engine::start(&[]);
+    // A finished game: nothing to search, `bestmove none` is held.
+    e.send("position fen XXXXXXXXXXXXXXXX X");
+    e.send("go infinite");
+    e.send("query gameover");
+    assert!(e.try_recv(0.3).is_none_or(|l| l.starts_with("info ")));
+    e.send("stop");
+    assert_eq!(e.until("bestmove"), ["bestmove none"]);
+    assert_eq!(e.recv_within(5.0), "response true");
+    // The 4x4 start is solved at once: the exact answer is held until stop.
+    e.send("setoption name BoardSize value 4");
+    e.send("position startpos");
+    e.send("go infinite");
+    // Its exact result (the last info line, repeated) is written, and the answer held.
+    loop {
+        let line = e.recv();
+        assert!(line.starts_with("info depth"), "{line}");
+        if line.contains(" exact ") {
+            break;
+        }
+    }
+    e.send("query p1turn");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert_legal_answer(&Position::start(BoardSize::Four), bestmove_of(lines.last().unwrap()));
+    assert_eq!(e.recv_within(5.0), "response true");
+}

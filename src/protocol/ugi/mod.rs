@@ -470,8 +470,12 @@ impl Frontend for Ugi {
 
     fn on_command(&mut self, command: Command, received: Instant, ctx: &mut Context) -> Flow {
         match command {
-            // These act at once, even while a job runs.
-            Command::Stop => self.stop(ctx),
+            // These act at once, even while a job runs. A stop that answers a held answer frees
+            // the commands waiting behind it.
+            Command::Stop => {
+                self.stop(ctx);
+                return self.drain(ctx);
+            }
             Command::IsReady => Ugi::send(ctx, Reply::ReadyOk),
             Command::Quit => return Flow::Quit,
             command if self.busy() => self.queue.push_back(Queued { command: Ok(command), stopped: false }),
