@@ -7,9 +7,9 @@ use crate::board::{BoardSize, Convention, Game, Position};
 use crate::engine::settings::{MAX_LEVEL, Settings};
 use crate::eval::EvalKind;
 use crate::formats::wthor::WthorGame;
-use crate::formats::{parse_moves, parse_position};
+use crate::formats::{parse_moves, parse_obf_file, parse_position};
 use crate::protocol::Protocol;
-use crate::search::Limits;
+use crate::search::{Limits, tt};
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
 use crate::tools::fit_eval;
@@ -18,12 +18,16 @@ use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file}
 use crate::tools::matches::stats::Sprt;
 use crate::tools::matches::{MatchConfig, MatchError, Mode};
 use crate::tools::perft::{self, PerftRequest};
+use crate::tools::solve::{self, SolveRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+/// The most search threads accepted.
+pub const MAX_THREADS: usize = 256;
 
 /// Magpie, an Othello engine.
 #[derive(Parser, Debug)]
@@ -63,6 +67,8 @@ enum Command {
     Bestmove(BestMoveArgs),
     /// Search fixed positions to a fixed depth: node-count signature and speed of the search.
     Bench(BenchArgs),
+    /// Solve every position of an OBF test suite (e.g. the FFO endgames) and check the scores.
+    Solve(SolveArgs),
     /// Play engine-vs-engine matches over UGI, NBoard and GTP.
     Match(MatchArgs),
     /// Fit the weights of Magpie's hand-made evaluation to WTHOR tournament games.
@@ -286,6 +292,26 @@ struct BenchArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct SolveArgs {
+    /// The OBF file: one position a line, optionally followed by the exact score of each move
+    /// (`<squares> <side>; G8:+18; H1:+12;`).
+    file: PathBuf,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = crate::search::tt::DEFAULT_MIB as u64,
+          value_parser = clap::value_parser!(u64).range(tt::MIN_MIB as u64..=tt::MAX_MIB as u64))]
+    hash: u64,
+    /// Solve for win, draw or loss only.
+    #[arg(long)]
+    wld: bool,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(clap::Args, Debug)]
 struct PerftArgs {
     /// Plies to count (0 to 64).
     #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -341,6 +367,8 @@ pub enum Request {
     Match(Box<MatchConfig>),
     /// Fit the evaluation's weights to these games (read from `--wthor`).
     FitEval(Vec<WthorGame>),
+    /// Solve a test suite.
+    Solve(SolveRequest),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -417,6 +445,7 @@ where
         Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),
         Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
         Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
+        Some(Command::Solve(args)) => solve_request(args).map(Request::Solve),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
         Some(Command::FitEval { wthor }) => {
             fit_eval::read_wthor(&wthor).map(Request::FitEval).map_err(|e| CliError(format!("--wthor {e}")))
@@ -456,6 +485,19 @@ fn perft_request(args: PerftArgs) -> Result<PerftRequest, CliError> {
         convention: args.convention,
         divide: args.divide,
         mask_overhead: args.mask_overhead,
+    })
+}
+
+fn solve_request(args: SolveArgs) -> Result<SolveRequest, CliError> {
+    let name = args.file.display();
+    let text = std::fs::read_to_string(&args.file).map_err(|e| CliError(format!("{name}: {e}")))?;
+    let positions = parse_obf_file(&text).map_err(|(line, e)| CliError(format!("{name} line {line}: {e}")))?;
+    Ok(SolveRequest {
+        positions,
+        threads: args.threads as usize,
+        hash_mib: args.hash as usize,
+        wld: args.wld,
+        progress: !args.no_progress,
     })
 }
 
@@ -505,6 +547,11 @@ where
         Request::Perft(request) => perft::run(&request, &mut stdout),
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
         Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
+        Request::Solve(request) => match solve::run(&request, &mut stdout) {
+            Ok(summary) if summary.disagreed > 0 => return ExitCode::FAILURE,
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        },
         Request::Match(config) => match crate::tools::matches::run_match(*config, &mut stdout) {
             Ok(_) => Ok(()),
             // An engine that cannot start is a bad argument: nothing was played.

@@ -17,11 +17,12 @@ pub mod perft;
 pub mod position;
 pub mod size;
 pub mod square;
+pub mod stability;
 
 pub use bitboard::Bitboard;
 pub use game::Game;
 pub use perft::{Convention, perft, perft_divide};
-pub use position::{IllegalMove, IllegalReason, Position, PositionError};
+pub use position::{IllegalMove, IllegalReason, Position, PositionError, hash_discs};
 pub use size::BoardSize;
 pub use square::{Color, Move, ParseMoveError, ParseSquareError, Square};
 

@@ -302,24 +302,32 @@ impl Position {
         }
     }
 
-    /// A 64-bit hash of the discs, the side to move and the board size, for transposition tables.
+    /// A 64-bit hash of the discs of the side to move and of its opponent and of the board size,
+    /// for transposition tables. The colour to move is not in it: the same discs with the other
+    /// colour to move have the same value for the side to move.
     #[inline]
     pub const fn hash_key(&self) -> u64 {
-        let size_salt = match self.size {
-            BoardSize::Eight => 0,
-            BoardSize::Six => 0x6a09_e667_f3bc_c908,
-            BoardSize::Four => 0xbb67_ae85_84ca_a73b,
-        };
-        let mixed = self.player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ self.opponent.rotate_left(32).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            ^ size_salt;
-        // The murmur3 finaliser spreads every input bit over the whole key.
-        let mut h = mixed ^ (mixed >> 33);
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+        hash_discs(self.player, self.opponent, self.size)
     }
+}
+
+/// The hash of [`Position::hash_key`] from raw bitboards, for the search's inner loops.
+#[inline]
+pub const fn hash_discs(player: u64, opponent: u64, size: BoardSize) -> u64 {
+    let size_salt = match size {
+        BoardSize::Eight => 0,
+        BoardSize::Six => 0x6a09_e667_f3bc_c908,
+        BoardSize::Four => 0xbb67_ae85_84ca_a73b,
+    };
+    let mixed = player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ opponent.rotate_left(32).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+        ^ size_salt;
+    // The murmur3 finaliser spreads every input bit over the whole key.
+    let mut h = mixed ^ (mixed >> 33);
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 impl Default for Position {

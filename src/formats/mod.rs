@@ -15,5 +15,5 @@ pub use ggf::{
     ParseResultError, parse_ggf_games,
 };
 pub use move_list::{ParseMovesError, compact_moves, parse_moves, spaced_moves};
-pub use obf::{ObfLine, ParseObfError};
+pub use obf::{ObfLine, ParseObfError, parse_obf_file};
 pub use position_text::{ParsePositionError, parse_position};

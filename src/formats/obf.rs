@@ -76,6 +76,16 @@ impl FromStr for ObfLine {
     }
 }
 
+/// The positions of an OBF file with their line numbers (1-based), skipping blank lines and lines
+/// that hold only a comment; the first bad line stops the reading, with its number.
+pub fn parse_obf_file(text: &str) -> Result<Vec<(usize, ObfLine)>, (usize, ParseObfError)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.split('%').next().unwrap_or_default().trim().is_empty())
+        .map(|(i, line)| line.parse::<ObfLine>().map(|obf| (i + 1, obf)).map_err(|e| (i + 1, e)))
+        .collect()
+}
+
 impl fmt::Display for ObfLine {
     /// `<position> <side>; G8:+18; H1:+12;`, moves in upper case and scores signed, as Edax writes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -113,6 +123,15 @@ mod tests {
         let bare = &FFO_1[..66];
         let line: ObfLine = format!("{bare} % a comment; A1:+3;").parse().unwrap();
         assert!(line.scores.is_empty());
+    }
+
+    #[test]
+    fn files_skip_blank_and_comment_lines_and_name_the_bad_one() {
+        let text = format!("% FFO\n\n{FFO_1}\n  \n{FFO_1}\n");
+        let lines = parse_obf_file(&text).unwrap();
+        assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), [3, 5]);
+        let broken = format!("{FFO_1}\nXO; A1:+1;\n");
+        assert!(matches!(parse_obf_file(&broken), Err((2, ParseObfError::Position(_)))));
     }
 
     #[test]

@@ -1,22 +1,39 @@
-//! The search: iterative deepening over a negamax principal-variation search, with passes inside
-//! the tree and finished games scored exactly.
+//! The search: iterative deepening over a principal-variation search with a shared transposition
+//! table, an exact endgame solver, and lazy SMP over several threads.
 //!
 //! The search never prints. It reports each finished iteration through a callback and returns a
 //! [`SearchResult`]; the engine's protocol layer turns those into lines. It polls a
-//! [`SearchControl`] every few thousand nodes, next to its deadline and node checks, so that a
+//! [`SearchControl`] every thousand nodes or so, next to its deadline and node checks, so that a
 //! client's `stop` ends it within a fraction of a millisecond.
 //!
 //! Scores are centi-discs for the side to move: an estimate of the final disc difference from the
-//! evaluation, or the exact final score (empties to the winner) × 100 from finished games.
+//! evaluation, or the exact final score (empties to the winner) × 100 once solved.
+//!
+//! Modules: [`limits`] (what bounds a search, time plans), [`tt`] (the transposition table),
+//! [`ordering`] (move ordering), [`worker`] (one thread's state), [`midgame`] (the depth-limited
+//! search), [`endgame`] (the exact solver), [`root`] (iterative deepening and the root).
+//!
+//! Parallel search is lazy SMP: every thread runs the same iterative deepening on the same root,
+//! sharing only the table (every other helper one iteration ahead); the main thread alone reports,
+//! keeps the clock and decides when all stop, and its result is the answer. Measured against
+//! young-brothers-wait, see the README.
 
+pub mod endgame;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;
+pub mod root;
+pub mod tt;
+pub mod worker;
 
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
 pub use limits::{Clock, Deadlines, Limits, StopReason};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
+pub use tt::TranspositionTable;
+use worker::{MAX_DRAW_SCORE, Setup, Shared, Worker};
 
 /// The deepest ply the search can reach: 60 moves plus passes, with room to spare.
 pub const MAX_PLY: usize = 128;
@@ -42,8 +59,10 @@ pub struct SearchRequest {
     /// How many best moves to score exactly and report (1 for a plain search).
     pub multi_pv: usize,
     /// The value of a drawn game for Black, in centi-discs (NBoard's contempt); White's is its
-    /// negation.
+    /// negation. The search uses it within ±99, so that a draw stays between a loss and a win.
     pub draw_score_for_black: i32,
+    /// Solve for win, draw or loss only, not the exact score (once the search reaches the end).
+    pub wld: bool,
 }
 
 impl SearchRequest {
@@ -58,6 +77,7 @@ impl SearchRequest {
             eval,
             multi_pv: 1,
             draw_score_for_black: 0,
+            wld: false,
         }
     }
 }
@@ -71,8 +91,12 @@ pub struct SearchInfo {
     pub seldepth: u32,
     /// Score in centi-discs for the side to move.
     pub score: i32,
-    /// Whether the score is the exact perfect-play result.
+    /// Whether the score comes from a search to the end of the game: the perfect-play result, or
+    /// a bound on it (see `bound`).
     pub exact: bool,
+    /// Whether `score` is the value or a bound on it (a WLD search's win or loss, a root move
+    /// that did not beat the best).
+    pub bound: Bound,
     /// Nodes searched since the start.
     pub nodes: u64,
     /// Time since the clock started.
@@ -81,6 +105,20 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// In a multi-PV search, the rank of this line (1 = best); `None` in a plain search.
     pub multipv: Option<u32>,
+    /// Permille of the transposition table filled by this search.
+    pub hashfull: u32,
+}
+
+/// What a score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Bound {
+    /// The value itself.
+    #[default]
+    Exact,
+    /// The value is at least the score.
+    Lower,
+    /// The value is at most the score.
+    Upper,
 }
 
 impl SearchInfo {
@@ -112,7 +150,18 @@ pub trait SearchControl {
 pub fn unsearched(best: Move, score: i32, time: Duration) -> SearchResult {
     SearchResult {
         best,
-        info: SearchInfo { depth: 0, seldepth: 0, score, exact: false, nodes: 0, time, pv: vec![best], multipv: None },
+        info: SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            score,
+            exact: false,
+            bound: Bound::Exact,
+            nodes: 0,
+            time,
+            pv: vec![best],
+            multipv: None,
+            hashfull: 0,
+        },
         stopped: None,
     }
 }
@@ -126,4 +175,140 @@ impl SearchControl for NoControl {
     }
 }
 
-pub use midgame::Searcher;
+/// The search, kept from one search to the next: the transposition table, the threads' states
+/// and the number of threads.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    workers: Vec<Worker>,
+    threads: usize,
+    /// The evaluation and value of a draw that the table's depth-limited entries were computed
+    /// with: they mean nothing under others.
+    table_context: Option<(EvalKind, i32)>,
+    /// Whether a search wrote to the table since it was last cleared (clearing touches every
+    /// page: 9 ms for 64 MiB, 65 ms the first time).
+    table_used: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new()
+    }
+}
+
+impl Searcher {
+    /// A one-thread searcher with a table of the default size (or the smallest, if even that
+    /// cannot be had).
+    pub fn new() -> Searcher {
+        let tt = TranspositionTable::new(tt::DEFAULT_MIB).or_else(|_| TranspositionTable::new(tt::MIN_MIB));
+        match tt {
+            Ok(tt) => Searcher::with_table(Arc::new(tt)),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A one-thread searcher over `tt`.
+    pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
+        crate::board::stability::init();
+        Searcher {
+            workers: vec![Worker::new(0, Arc::clone(&tt))],
+            tt,
+            threads: 1,
+            table_context: None,
+            table_used: false,
+        }
+    }
+
+    /// A one-thread searcher with a table of `mib` MiB.
+    pub fn with_hash(mib: usize) -> Result<Searcher, tt::AllocError> {
+        Ok(Searcher::with_table(Arc::new(TranspositionTable::new(mib)?)))
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// Uses `tt` from the next search on.
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+        self.table_context = None;
+        self.table_used = true;
+    }
+
+    /// The number of threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Searches with `threads` threads (at least one) from the next search on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        while self.workers.len() < self.threads {
+            self.workers.push(Worker::new(self.workers.len(), Arc::clone(&self.tt)));
+        }
+    }
+
+    /// Forgets everything learnt from earlier searches (a new game).
+    pub fn clear(&mut self) {
+        if self.table_used {
+            self.tt.clear();
+            self.table_used = false;
+        }
+    }
+
+    /// Searches `request.position`, calling `on_iteration` after each completed iteration (once
+    /// per line, best first, in a multi-PV search), and returns the move to play. The position must
+    /// not be over; if the side to move must pass, the answer is a pass.
+    pub fn search(
+        &mut self,
+        request: &SearchRequest,
+        control: &mut dyn SearchControl,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let root = request.position;
+        if root.legal_moves().is_empty() {
+            return unsearched(Move::Pass, 0, request.start.elapsed());
+        }
+        let draw_for_black = request.draw_score_for_black.clamp(-MAX_DRAW_SCORE, MAX_DRAW_SCORE);
+        if self.table_context != Some((request.eval, draw_for_black)) {
+            self.clear();
+            self.table_context = Some((request.eval, draw_for_black));
+        }
+        self.table_used = true;
+        self.tt.new_search();
+        let threads = self.threads;
+        let shared = Arc::new(Shared::new(threads));
+        let setup = Setup {
+            size: root.size(),
+            eval: request.eval,
+            draw_for_black,
+            node_limit: request.node_limit.unwrap_or(u64::MAX).max(1),
+            hard_deadline: request.deadlines.hard,
+        };
+        for worker in &mut self.workers[..threads] {
+            worker.prepare(&self.tt, &shared, setup);
+        }
+        let tt = &self.tt;
+        let (main, helpers) = self.workers.split_at_mut(1);
+        let main = &mut main[0];
+        let helper_nodes = |shared: &Shared| shared.nodes[1..].iter().map(|n| n.load(Relaxed)).sum::<u64>();
+        let mut report = |info: &SearchInfo| {
+            let mut info = info.clone();
+            info.nodes += helper_nodes(&shared);
+            info.hashfull = tt.hashfull();
+            on_iteration(&info);
+        };
+        let mut result = std::thread::scope(|scope| {
+            for helper in helpers[..threads - 1].iter_mut() {
+                scope.spawn(move || helper.iterate(request, &mut NoControl, &mut |_| {}));
+            }
+            let result = main.iterate(request, control, &mut report);
+            shared.stop.store(true, Relaxed);
+            result
+        });
+        let helper_total: u64 = helpers[..threads - 1].iter().map(|w| w.nodes).sum();
+        result.info.nodes += helper_total;
+        result.info.hashfull = self.tt.hashfull();
+        result
+    }
+}

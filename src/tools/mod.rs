@@ -5,3 +5,4 @@ pub mod bestmove;
 pub mod fit_eval;
 pub mod matches;
 pub mod perft;
+pub mod solve;

@@ -90,10 +90,12 @@ mod tests {
             seldepth: 4,
             score: -150,
             exact: false,
+            bound: crate::search::Bound::Exact,
             nodes: 1000,
             time: Duration::from_millis(10),
             pv: vec!["f5".parse().unwrap(), Move::Pass],
             multipv: None,
+            hashfull: 0,
         };
         assert_eq!(
             Reply::Info(info).to_string(),

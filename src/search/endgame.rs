@@ -1,0 +1,486 @@
+//! The exact endgame solver: the perfect-play disc difference (empties to the winner), in discs.
+//!
+//! It is entered when the depth to search reaches the number of empty squares. Almost all of its
+//! nodes are null-window nodes ("is the score above alpha?"); only the principal variation is
+//! searched with a wider window ([`Worker::pvs_end`]). By number of empties:
+//!
+//! - more than [`SHALLOW_EMPTIES`]: the shared table (exact entries only: their depth is the number
+//!   of empties), a stability cutoff, moves ordered by what they leave the opponent
+//!   ([`super::ordering::move_value`]);
+//! - down to 5: no table; moves by quadrant parity, then square class, found by trying each empty
+//!   square (cheaper than generating the move mask so near the end);
+//! - 4, 3, 2 and 1: dedicated code on the list of empty squares, odd quadrants first; with one
+//!   empty square the move is never played, only its flips counted.
+//!
+//! A pass costs no empty square: the same node is searched for the opponent; when neither side
+//! can move the game is over and the empties go to the winner.
+
+use super::SearchControl;
+use super::ordering::{QUADRANT_BIT, SQUARE_CLASSES, odd_squares, ordered_moves, parity};
+use super::tt::{NO_MOVE, TtEntry};
+use super::worker::{PASS, Worker};
+use crate::board::hash_discs;
+use crate::board::movegen::{flips, legal_moves};
+use crate::board::stability::stable_discs;
+
+/// At or below this many empty squares the solver uses neither the table nor the mobility
+/// ordering.
+pub const SHALLOW_EMPTIES: u32 = 7;
+
+/// Lower than any score in discs.
+const NO_SCORE: i32 = -100;
+
+/// The smallest alpha, by number of empty squares, at which the stability cutoff is worth trying:
+/// below it the opponent's stable discs are too few to bound the score under alpha.
+static STABILITY_THRESHOLD: [i32; 65] = {
+    let mut table = [99; 65];
+    let mut n = 4;
+    while n <= 64 {
+        let t = 2 * n as i32 - 2;
+        table[n] = if t < 64 { t } else { 64 };
+        n += 1;
+    }
+    table
+};
+
+/// The final score of a finished game, for the side to move: the disc difference with the
+/// `empties` counted for the winner.
+#[inline]
+fn final_score(player: u64, opponent: u64, empties: u32) -> i32 {
+    let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+    match diff {
+        d if d > 0 => d + empties as i32,
+        d if d < 0 => d - empties as i32,
+        _ => 0,
+    }
+}
+
+/// The empty squares of `empties` (at most 4), odd quadrants first.
+#[inline]
+fn parity_sorted(empties: u64) -> [usize; 4] {
+    let odd = odd_squares(parity(empties));
+    let mut squares = [0usize; 4];
+    let mut n = 0;
+    for set in [empties & odd, empties & !odd] {
+        let mut s = set;
+        while s != 0 {
+            squares[n] = s.trailing_zeros() as usize;
+            s &= s - 1;
+            n += 1;
+        }
+    }
+    squares
+}
+
+impl Worker {
+    /// The exact score of `player` to move, searched with the window (alpha, beta) at a node of
+    /// the principal variation at `ply` (fail-soft; the line is recorded).
+    pub(super) fn pvs_end(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        control: &mut dyn SearchControl,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if beta <= alpha + 1 || ply >= super::MAX_PLY - 2 {
+            return self.solve_nws(player, opponent, alpha, control);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes >= self.next_check {
+            self.check(control);
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let empties = !(player | opponent) & self.playable;
+        let n = empties.count_ones();
+        let moves = legal_moves(player, opponent) & self.playable;
+        if moves == 0 {
+            if legal_moves(opponent, player) & self.playable == 0 {
+                return final_score(player, opponent, n);
+            }
+            let score = -self.pvs_end(opponent, player, -beta, -alpha, ply + 1, control);
+            self.update_pv(ply, PASS);
+            return score;
+        }
+        let key = hash_discs(player, opponent, self.setup.size);
+        let hint = self.tt.probe(key).map_or(NO_MOVE, |e| e.best);
+        let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
+        let start_alpha = alpha;
+        let start_nodes = self.nodes;
+        let mut best = NO_SCORE;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len() {
+            let m = list.pick(i);
+            let bit = 1u64 << m.square;
+            let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ bit);
+            let score = if i == 0 {
+                -self.pvs_end(next_player, next_opponent, -beta, -alpha, ply + 1, control)
+            } else {
+                let probe = -self.solve_nws(next_player, next_opponent, -alpha - 1, control);
+                if probe > alpha && probe < beta && self.stopped.is_none() {
+                    -self.pvs_end(next_player, next_opponent, -beta, -alpha, ply + 1, control)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.square;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m.square);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best >= beta {
+            (best, self.squares)
+        } else if best > start_alpha {
+            (best, best)
+        } else {
+            (-self.squares, best)
+        };
+        self.store_exact(key, n, lower, upper, best_move, start_nodes);
+        best
+    }
+
+    /// Whether the score of `player` to move is above `alpha`: a null-window search, fail-soft
+    /// (the result is a bound on the same side of alpha as the score).
+    pub(super) fn solve_nws(&mut self, player: u64, opponent: u64, alpha: i32, control: &mut dyn SearchControl) -> i32 {
+        let empties = !(player | opponent) & self.playable;
+        if empties.count_ones() <= SHALLOW_EMPTIES {
+            self.nws_shallow(player, opponent, alpha, empties, parity(empties))
+        } else {
+            self.nws_deep(player, opponent, alpha, empties, control)
+        }
+    }
+
+    /// The upper bound that the opponent's stable discs put on the score, when it is at most
+    /// `alpha` (8x8 only).
+    #[inline]
+    fn stability_cutoff(&self, player: u64, opponent: u64, alpha: i32, n: u32) -> Option<i32> {
+        if self.squares != 64 || alpha < STABILITY_THRESHOLD[n as usize] {
+            return None;
+        }
+        let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        (bound <= alpha).then_some(bound)
+    }
+
+    fn nws_deep(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u64,
+        control: &mut dyn SearchControl,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check(control);
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let n = empties.count_ones();
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, n) {
+            return bound;
+        }
+        let key = hash_discs(player, opponent, self.setup.size);
+        let mut hint = NO_MOVE;
+        if let Some(entry) = self.tt.probe(key) {
+            if u32::from(entry.depth) >= n {
+                if entry.lower > alpha {
+                    return entry.lower;
+                }
+                if entry.upper <= alpha {
+                    return entry.upper;
+                }
+            }
+            hint = entry.best;
+        }
+        let moves = legal_moves(player, opponent) & self.playable;
+        if moves == 0 {
+            if legal_moves(opponent, player) & self.playable == 0 {
+                return final_score(player, opponent, n);
+            }
+            return -self.nws_deep(opponent, player, -alpha - 1, empties, control);
+        }
+        let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
+        let start_nodes = self.nodes;
+        let mut best = NO_SCORE;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len() {
+            let m = list.pick(i);
+            let bit = 1u64 << m.square;
+            let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ bit);
+            let score = if n - 1 <= SHALLOW_EMPTIES {
+                let rest = empties ^ bit;
+                -self.nws_shallow(next_player, next_opponent, -alpha - 1, rest, parity(rest))
+            } else {
+                -self.nws_deep(next_player, next_opponent, -alpha - 1, empties ^ bit, control)
+            };
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.square;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
+        self.store_exact(key, n, lower, upper, best_move, start_nodes);
+        best
+    }
+
+    #[inline]
+    fn store_exact(&self, key: u64, n: u32, lower: i32, upper: i32, best: u8, start_nodes: u64) {
+        let spent = self.nodes - start_nodes + 1;
+        let cost = (64 - spent.leading_zeros()) as u8;
+        self.tt.store(key, TtEntry { lower, upper, best, depth: n as u8, cost });
+    }
+
+    /// The null-window solver near the end: parity and square order, no table.
+    fn nws_shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64, parity: u8) -> i32 {
+        let n = empties.count_ones();
+        if n <= 4 {
+            return self.solve_few(player, opponent, alpha, empties);
+        }
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, n) {
+            return bound;
+        }
+        let mut best = NO_SCORE;
+        let odd = empties & odd_squares(parity);
+        for set in [odd, empties & !odd] {
+            for class in SQUARE_CLASSES {
+                let mut squares = set & class;
+                while squares != 0 {
+                    let x = squares.trailing_zeros() as usize;
+                    squares &= squares - 1;
+                    let f = flips(x, player, opponent);
+                    if f == 0 {
+                        continue;
+                    }
+                    let bit = 1u64 << x;
+                    let score = -self.nws_shallow(
+                        opponent ^ f,
+                        player ^ f ^ bit,
+                        -alpha - 1,
+                        empties ^ bit,
+                        parity ^ QUADRANT_BIT[x],
+                    );
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == NO_SCORE {
+            if legal_moves(opponent, player) & empties == 0 {
+                return final_score(player, opponent, n);
+            }
+            return -self.nws_shallow(opponent, player, -alpha - 1, empties, parity);
+        }
+        best
+    }
+
+    /// Four empty squares or fewer.
+    #[inline]
+    fn solve_few(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
+        let [a, b, c, d] = parity_sorted(empties);
+        match empties.count_ones() {
+            4 => self.solve4(player, opponent, alpha, [a, b, c, d]),
+            3 => self.solve3(player, opponent, alpha, [a, b, c]),
+            2 => self.solve2(player, opponent, alpha, a, b),
+            1 => self.solve1(player, opponent, a),
+            _ => final_score(player, opponent, 0),
+        }
+    }
+
+    fn solve4(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 4]) -> i32 {
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, 4) {
+            return bound;
+        }
+        if let Some(score) = self.solve4_turn(player, opponent, alpha, squares) {
+            return score;
+        }
+        match self.solve4_turn(opponent, player, -alpha - 1, squares) {
+            Some(score) => -score,
+            None => final_score(player, opponent, 4),
+        }
+    }
+
+    /// The best score of `player` playing one of the four squares, or `None` if it cannot move.
+    #[inline]
+    fn solve4_turn(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 4]) -> Option<i32> {
+        let [a, b, c, d] = squares;
+        let mut best = NO_SCORE;
+        for (x, rest) in [(a, [b, c, d]), (b, [a, c, d]), (c, [a, b, d]), (d, [a, b, c])] {
+            let f = flips(x, player, opponent);
+            if f != 0 {
+                let bit = 1u64 << x;
+                let score = -self.solve3(opponent ^ f, player ^ f ^ bit, -alpha - 1, rest);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return Some(best);
+                    }
+                }
+            }
+        }
+        (best != NO_SCORE).then_some(best)
+    }
+
+    fn solve3(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 3]) -> i32 {
+        self.nodes += 1;
+        if let Some(score) = self.solve3_turn(player, opponent, alpha, squares) {
+            return score;
+        }
+        match self.solve3_turn(opponent, player, -alpha - 1, squares) {
+            Some(score) => -score,
+            None => final_score(player, opponent, 3),
+        }
+    }
+
+    #[inline]
+    fn solve3_turn(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 3]) -> Option<i32> {
+        let [a, b, c] = squares;
+        let mut best = NO_SCORE;
+        for (x, y, z) in [(a, b, c), (b, a, c), (c, a, b)] {
+            let f = flips(x, player, opponent);
+            if f != 0 {
+                let bit = 1u64 << x;
+                let score = -self.solve2(opponent ^ f, player ^ f ^ bit, -alpha - 1, y, z);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return Some(best);
+                    }
+                }
+            }
+        }
+        (best != NO_SCORE).then_some(best)
+    }
+
+    fn solve2(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        if let Some(score) = self.solve2_turn(player, opponent, alpha, a, b) {
+            return score;
+        }
+        match self.solve2_turn(opponent, player, -alpha - 1, a, b) {
+            Some(score) => -score,
+            None => final_score(player, opponent, 2),
+        }
+    }
+
+    #[inline]
+    fn solve2_turn(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> Option<i32> {
+        let mut best = NO_SCORE;
+        let f = flips(a, player, opponent);
+        if f != 0 {
+            best = -self.solve1(opponent ^ f, player ^ f ^ (1u64 << a), b);
+            if best > alpha {
+                return Some(best);
+            }
+        }
+        let f = flips(b, player, opponent);
+        if f != 0 {
+            best = best.max(-self.solve1(opponent ^ f, player ^ f ^ (1u64 << b), a));
+        }
+        (best != NO_SCORE).then_some(best)
+    }
+
+    /// The last empty square: only the flips are counted.
+    #[inline]
+    fn solve1(&mut self, player: u64, opponent: u64, x: usize) -> i32 {
+        self.nodes += 1;
+        let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+        let f = flips(x, player, opponent).count_ones() as i32;
+        if f > 0 {
+            return diff + 2 * f + 1;
+        }
+        let f = flips(x, opponent, player).count_ones() as i32;
+        if f > 0 {
+            return diff - 2 * f - 1;
+        }
+        final_score(player, opponent, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::testing::random_position;
+    use crate::board::{BoardSize, Position};
+    use crate::rng::Rng;
+    use crate::search::NoControl;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::worker::{Setup, Shared};
+    use std::sync::Arc;
+
+    /// Plain minimax with exact scores.
+    fn minimax(pos: &Position) -> i32 {
+        if pos.is_game_over() {
+            return pos.final_score();
+        }
+        if pos.must_pass() {
+            return -minimax(&pos.pass());
+        }
+        pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
+    }
+
+    fn worker(size: BoardSize) -> Worker {
+        let tt = Arc::new(TranspositionTable::new(1).unwrap());
+        let mut w = Worker::new(0, Arc::clone(&tt));
+        let setup = Setup {
+            size,
+            eval: crate::eval::EvalKind::default(),
+            draw_for_black: 0,
+            node_limit: u64::MAX,
+            hard_deadline: None,
+        };
+        w.prepare(&tt, &Arc::new(Shared::new(1)), setup);
+        w
+    }
+
+    #[test]
+    fn null_window_answers_agree_with_minimax() {
+        let mut rng = Rng::new(11);
+        for round in 0..300 {
+            let size = [BoardSize::Eight, BoardSize::Eight, BoardSize::Six, BoardSize::Four][round % 4];
+            let empties = 1 + (round as u32 % 11);
+            let pos = random_position(&mut rng, size, empties);
+            let exact = minimax(&pos);
+            let mut w = worker(size);
+            for alpha in [exact - 3, exact - 2, exact - 1, exact, exact + 1] {
+                let score = w.solve_nws(pos.player(), pos.opponent(), alpha, &mut NoControl);
+                assert_eq!(score > alpha, exact > alpha, "{pos} alpha {alpha}: {score} vs {exact}");
+                // Fail-soft: a bound on the right side.
+                if score > alpha {
+                    assert!(score <= exact, "{pos}: lower bound {score} above {exact}");
+                } else {
+                    assert!(score >= exact, "{pos}: upper bound {score} below {exact}");
+                }
+            }
+            let score = w.pvs_end(pos.player(), pos.opponent(), -65, 65, 0, &mut NoControl);
+            assert_eq!(score, exact, "{pos}");
+        }
+    }
+}

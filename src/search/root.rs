@@ -1,0 +1,384 @@
+//! Iterative deepening and the root of each iteration.
+//!
+//! Iterations deepen one disc at a time; once the next depth comes within [`ENDGAME_GAP`] of the
+//! number of empty squares (and the request allows that deep), the next iteration is the exact
+//! solve, whose depth is the number of empties. The iterations before it fill the table with the
+//! moves that order the solve.
+//!
+//! At the root every move keeps its score and line from the last iteration, which orders the
+//! next. The first `lines` moves (1, or the multi-PV count) are searched with the open window, so
+//! their scores are exact; each later move is first tried with a null window at the score of the
+//! `lines`-th best so far and searched again with an open window when it beats it. A WLD search
+//! solves with the window of one disc around a draw, so that it only learns win, draw or loss.
+
+use super::ordering::ordered_moves;
+use super::tt::NO_MOVE;
+use super::worker::{Worker, disc_window, to_centi_discs};
+use super::{Bound, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, unsearched};
+use crate::board::{Move, Position, Square, hash_discs};
+use std::time::Instant;
+
+/// The exact solve starts once the next depth would be at least the empties minus this.
+pub const ENDGAME_GAP: u32 = 8;
+
+/// A root move with the score and line of its last search.
+#[derive(Clone, Debug)]
+struct RootMove {
+    square: u8,
+    score: i32,
+    /// What `score` is: exact, or a bound, at the iteration's depth.
+    bound: Bound,
+    /// Whether the last iteration searched this move to the end.
+    searched: bool,
+    /// The line from this move (the move first).
+    pv: Vec<u8>,
+}
+
+/// The depth of the iteration after `depth`, for a root with `empties` empty squares, up to
+/// `max_depth`.
+pub fn next_depth(depth: u32, empties: u32, max_depth: u32) -> u32 {
+    let next = depth + 1;
+    if max_depth >= empties && next + ENDGAME_GAP >= empties { empties } else { next.min(max_depth) }
+}
+
+impl Worker {
+    /// Iterative deepening from `request.position`, which must have a legal move. The main worker
+    /// (id 0) calls `on_iteration` after each finished iteration (once per line, best first) and
+    /// stops at the soft deadline; helpers search until the stop flag. Returns the result of the
+    /// deepest finished iteration (or of the part of an unfinished one that can be trusted).
+    pub(super) fn iterate(
+        &mut self,
+        request: &SearchRequest,
+        control: &mut dyn SearchControl,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let root = request.position;
+        let (player, opponent) = (root.player(), root.opponent());
+        let hint = self.tt.probe(hash_discs(player, opponent, root.size())).map_or(NO_MOVE, |e| e.best);
+        let mut ordered = ordered_moves(player, opponent, root.legal_moves().0, self.playable, hint);
+        let mut root_moves: Vec<RootMove> = (0..ordered.len())
+            .map(|i| {
+                let square = ordered.pick(i).square;
+                RootMove { square, score: -INFINITY, bound: Bound::Upper, searched: false, pv: vec![square] }
+            })
+            .collect();
+        let lines = request.multi_pv.clamp(1, root_moves.len());
+        let empties = root.empty_count();
+        let max_depth = request.max_depth.max(1);
+
+        // Until an iteration finishes, the best guess is the first move of the ordering.
+        let mut result = unsearched(decode(root_moves[0].square), 0, request.start.elapsed());
+        // Helpers start one iteration deeper every other thread, so that they do not all search
+        // the same tree at the same time.
+        let mut depth = if self.id % 2 == 1 { next_depth(1, empties, max_depth) } else { 1 };
+        loop {
+            if self.id == 0 && depth > 1 && request.deadlines.soft.is_some_and(|soft| Instant::now() >= soft) {
+                break;
+            }
+            let exact = depth >= empties;
+            let window = if exact && request.wld { (-100, 100) } else { (-INFINITY, INFINITY) };
+            self.seldepth = 0;
+            let Some(best_index) = self.search_root(&root, depth, &mut root_moves, lines, window, control) else {
+                // Stopped before the first move was searched: keep the last iteration.
+                break;
+            };
+            let reported_depth = if exact { empties.max(1) } else { depth };
+            let info = |m: &RootMove, rank: usize, nodes: u64| SearchInfo {
+                depth: reported_depth,
+                seldepth: self.seldepth as u32,
+                score: m.score,
+                exact,
+                bound: m.bound,
+                nodes,
+                time: request.start.elapsed(),
+                pv: m.pv.iter().map(|&c| decode(c)).collect(),
+                multipv: (lines > 1).then_some(rank as u32),
+                hashfull: 0,
+            };
+            result.best = decode(root_moves[best_index].square);
+            result.info = info(&root_moves[best_index], 1, self.nodes);
+            if self.stopped.is_some() {
+                break;
+            }
+            // Best first, then the others by their scores (bounds below exact scores, so the lines
+            // a multi-PV search reports come first).
+            let best_move = root_moves.remove(best_index);
+            root_moves.sort_by_key(|m| (-m.score, m.bound != Bound::Exact));
+            root_moves.insert(0, best_move);
+            if self.id == 0 {
+                for (rank, m) in root_moves.iter().take(lines).enumerate() {
+                    on_iteration(&info(m, rank + 1, self.nodes));
+                }
+            }
+            if exact || depth >= max_depth {
+                break;
+            }
+            depth = next_depth(depth, empties, max_depth);
+        }
+        result.info.nodes = self.nodes;
+        result.info.time = request.start.elapsed();
+        result.stopped = self.stopped;
+        result
+    }
+
+    /// One iteration at the root, within `window`. Returns the index of the best move, or `None`
+    /// if stopped before the first move was fully searched; when stopped later, the best of the
+    /// moves whose search finished.
+    fn search_root(
+        &mut self,
+        root: &Position,
+        depth: u32,
+        root_moves: &mut [RootMove],
+        lines: usize,
+        window: (i32, i32),
+        control: &mut dyn SearchControl,
+    ) -> Option<usize> {
+        let (low, high) = window;
+        let mut best: Option<(usize, i32)> = None;
+        // The exact scores found so far in this iteration, best first, at most `lines` of them.
+        let mut top: Vec<i32> = Vec::with_capacity(lines);
+        for m in root_moves.iter_mut() {
+            m.searched = false;
+        }
+        self.pv_len[0] = 0;
+        for (i, root_move) in root_moves.iter_mut().enumerate() {
+            let sq = root_move.square;
+            let child = root.play(Square::from_index_unchecked(sq.into()));
+            let floor = if top.len() < lines { low } else { top[lines - 1].max(low) };
+            let mut score = -INFINITY;
+            let mut searched_open = false;
+            if floor > low {
+                score = -self.search_child(&child, depth, -floor - 1, -floor, control);
+            }
+            if floor == low || (score > floor && score < high && self.stopped.is_none()) {
+                score = -self.search_child(&child, depth, -high, -floor, control);
+                searched_open = true;
+            }
+            if self.stopped.is_some() {
+                break;
+            }
+            root_move.score = score;
+            root_move.searched = true;
+            root_move.bound = if score >= high {
+                Bound::Lower
+            } else if searched_open && score > floor {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            if root_move.bound != Bound::Upper {
+                root_move.pv.clear();
+                root_move.pv.push(sq);
+                root_move.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+            }
+            if root_move.bound == Bound::Exact {
+                let at = top.partition_point(|&s| s >= score);
+                top.insert(at, score);
+                top.truncate(lines);
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+            }
+            if score >= high {
+                // Nothing can do better than the top of the window (a won WLD search).
+                break;
+            }
+        }
+        for m in root_moves.iter_mut().filter(|m| !m.searched) {
+            // Not searched in this iteration: below every searched move in the next ordering.
+            m.score = -INFINITY;
+            m.bound = Bound::Upper;
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// The value of `child`, the position after a root move, for its side to move (the caller
+    /// negates it): searched `depth - 1` discs ahead, or solved exactly when the root's depth
+    /// reaches the root's empties.
+    fn search_child(
+        &mut self,
+        child: &Position,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        control: &mut dyn SearchControl,
+    ) -> i32 {
+        if depth > child.empty_count() {
+            let draw = self.draw_score(child.side_to_move());
+            let (a, b) = disc_window(alpha, beta, draw);
+            let score = self.pvs_end(child.player(), child.opponent(), a, b, 1, control);
+            to_centi_discs(score, draw)
+        } else {
+            self.pvs(child, depth as i32 - 1, alpha, beta, 1, control)
+        }
+    }
+}
+
+/// The move of a PV code.
+pub fn decode(code: u8) -> Move {
+    if code == super::worker::PASS { Move::Pass } else { Move::Play(Square::from_index_unchecked(code.into())) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardSize;
+    use crate::board::testing::random_position;
+    use crate::eval::EvalKind;
+    use crate::rng::Rng;
+    use crate::search::Deadlines;
+    use crate::search::{NoControl, SearchControl, SearchResult, Searcher, StopReason};
+
+    fn searcher() -> Searcher {
+        Searcher::with_hash(1).unwrap()
+    }
+
+    fn search(pos: Position, depth: u32) -> SearchResult {
+        let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+        request.max_depth = depth;
+        searcher().search(&request, &mut NoControl, &mut |_| {})
+    }
+
+    /// Plain minimax with exact scores, for checking the search on small trees.
+    fn minimax(pos: &Position) -> i32 {
+        if pos.is_game_over() {
+            return pos.final_score();
+        }
+        if pos.must_pass() {
+            return -minimax(&pos.pass());
+        }
+        pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn solves_four_by_four_exactly() {
+        let result = search(Position::start(BoardSize::Four), 60);
+        assert!(result.info.exact);
+        assert_eq!(result.info.score, -1000);
+        assert!(Position::start(BoardSize::Four).is_legal(result.best));
+    }
+
+    #[test]
+    fn exact_scores_match_minimax_near_the_end() {
+        // Random 8x8 games played to 8 empties; the search must find the minimax value.
+        let mut rng = Rng::new(2);
+        for _ in 0..40 {
+            let pos = random_position(&mut rng, BoardSize::Eight, 8);
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let result = search(pos, 60);
+            assert!(result.info.exact, "{pos}");
+            assert_eq!(result.info.score, minimax(&pos) * 100, "{pos}");
+            // The move must achieve the score.
+            let after = pos.try_play(result.best).unwrap();
+            assert_eq!(-minimax(&after) * 100, result.info.score, "{pos}");
+            // The PV starts with the move and replays legally.
+            assert_eq!(result.info.pv.first(), Some(&result.best));
+            let mut p = pos;
+            for mv in &result.info.pv {
+                p = p.try_play(*mv).unwrap_or_else(|e| panic!("pv {:?} in {pos}: {e}", result.info.pv));
+            }
+        }
+    }
+
+    #[test]
+    fn depth_limited_search_reports_each_iteration() {
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        request.max_depth = 5;
+        let mut depths = Vec::new();
+        let result = searcher().search(&request, &mut NoControl, &mut |info| depths.push(info.depth));
+        assert_eq!(depths, [1, 2, 3, 4, 5]);
+        assert_eq!(result.info.depth, 5);
+        assert!(!result.info.exact);
+        assert_eq!(result.info.pv.len(), 5);
+        assert!(Position::initial().is_legal(result.best));
+    }
+
+    #[test]
+    fn node_limit_and_immediate_stop_still_give_a_legal_move() {
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        request.node_limit = Some(1);
+        let result = searcher().search(&request, &mut NoControl, &mut |_| {});
+        assert_eq!(result.stopped, Some(StopReason::Nodes));
+        assert!(Position::initial().is_legal(result.best));
+
+        struct StopNow;
+        impl SearchControl for StopNow {
+            fn poll(&mut self, _nodes: u64) -> Option<StopReason> {
+                Some(StopReason::Stopped)
+            }
+        }
+        let request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        let result = searcher().search(&request, &mut StopNow, &mut |_| {});
+        assert_eq!(result.stopped, Some(StopReason::Stopped));
+        assert!(Position::initial().is_legal(result.best));
+
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        request.deadlines = Deadlines { soft: Some(Instant::now()), hard: Some(Instant::now()) };
+        let result = searcher().search(&request, &mut NoControl, &mut |_| {});
+        assert!(Position::initial().is_legal(result.best));
+    }
+
+    #[test]
+    fn multi_pv_scores_every_reported_move_exactly() {
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let pos = random_position(&mut rng, BoardSize::Eight, 9);
+            if pos.legal_moves().len() < 2 {
+                continue;
+            }
+            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            request.multi_pv = 3;
+            let mut last = Vec::new();
+            searcher().search(&request, &mut NoControl, &mut |info| {
+                if info.multipv == Some(1) {
+                    last.clear();
+                }
+                last.push(info.clone());
+            });
+            let expected_lines = pos.legal_moves().len().min(3) as usize;
+            assert_eq!(last.len(), expected_lines, "{pos}");
+            let mut exact: Vec<i32> = pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq)) * 100).collect();
+            exact.sort_unstable_by(|a, b| b.cmp(a));
+            for (rank, info) in last.iter().enumerate() {
+                assert!(info.exact);
+                assert_eq!(info.multipv, Some(rank as u32 + 1));
+                let first = info.pv[0];
+                assert_eq!(-minimax(&pos.try_play(first).unwrap()) * 100, info.score, "{pos} line {rank}");
+                assert_eq!(info.score, exact[rank], "{pos}: the reported lines are the best ones");
+            }
+        }
+    }
+
+    #[test]
+    fn contempt_values_draws() {
+        // 4x4 is lost for Black, so look for a drawn position: play random 4x4 games and keep the
+        // first position whose exact value is a draw.
+        let mut rng = Rng::new(4);
+        let pos = loop {
+            let empties = 7 + rng.below(5) as u32;
+            let pos = random_position(&mut rng, BoardSize::Four, empties);
+            if !pos.legal_moves().is_empty() && minimax(&pos) == 0 {
+                break pos;
+            }
+        };
+        // Beyond ±99 a draw would rank above a win or below a loss: the search keeps it within.
+        for (contempt, used) in [(-6400, -99), (-99, -99), (0, 0), (50, 50), (100, 99)] {
+            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            request.draw_score_for_black = contempt;
+            let result = searcher().search(&request, &mut NoControl, &mut |_| {});
+            assert!(result.info.exact);
+            let for_mover = if pos.side_to_move() == crate::board::Color::Black { used } else { -used };
+            // Perfect play draws, so neither side can force a win: the value is the draw's.
+            assert_eq!(result.info.score, for_mover, "{pos}");
+        }
+    }
+
+    #[test]
+    fn node_counts_are_deterministic() {
+        let a = search(Position::initial(), 6).info.nodes;
+        let b = search(Position::initial(), 6).info.nodes;
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,233 @@
+//! `magpie solve FILE.obf`: solves every position of a test suite (the FFO endgames, say) exactly,
+//! or for win/draw/loss only, with the engine's own search, and checks each answer against the
+//! scores the file lists.
+//!
+//! One line per position as soon as it is solved (its number in the file, empties, best move,
+//! score, nodes, time, speed, and whether the file agrees), a progress bar on stderr meanwhile,
+//! and the totals at the end. The table is cleared before each position, so that each time
+//! stands alone.
+
+use crate::board::{Move, Position};
+use crate::eval::EvalKind;
+use crate::formats::ObfLine;
+use crate::search::{NoControl, SearchRequest, Searcher, TranspositionTable};
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What to solve and how.
+#[derive(Clone, Debug)]
+pub struct SolveRequest {
+    /// The positions, each with its line number in the file.
+    pub positions: Vec<(usize, ObfLine)>,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash_mib: usize,
+    /// Win/draw/loss only.
+    pub wld: bool,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// The totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveSummary {
+    /// Positions solved.
+    pub solved: usize,
+    /// Answers that agree with the file.
+    pub agreed: usize,
+    /// Answers that do not.
+    pub disagreed: usize,
+    /// Positions the file gives no score for.
+    pub unchecked: usize,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Time spent searching in all.
+    pub time: Duration,
+}
+
+/// One solved position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The best move (a pass when the side to move must pass; `None` when the game is over).
+    pub best: Option<Move>,
+    /// The score in discs for the side to move: exact, or in WLD mode a bound (+2 or more for a
+    /// win, 0 for a draw, −2 or less for a loss).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// What a check of a solution against the file says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The file agrees.
+    Agrees,
+    /// The file disagrees.
+    Disagrees,
+    /// The file lists no score.
+    Unknown,
+}
+
+/// Solves `position` with `searcher` (exactly, or WLD).
+pub fn solve(searcher: &mut Searcher, position: &Position, wld: bool) -> Solution {
+    if position.is_game_over() {
+        return Solution { best: None, score: position.final_score(), nodes: 0 };
+    }
+    let (searched, sign) = if position.must_pass() { (position.pass(), -1) } else { (*position, 1) };
+    let mut request = SearchRequest::new(searched, EvalKind::default());
+    request.wld = wld;
+    let result = searcher.search(&request, &mut NoControl, &mut |_| {});
+    let best = if sign < 0 { Move::Pass } else { result.best };
+    Solution { best: Some(best), score: sign * result.info.score / 100, nodes: result.info.nodes }
+}
+
+/// Checks `solution` against the scores `line` lists: the score must be the best listed (in WLD
+/// mode, of the same sign), and the move, if the file lists it, must reach it.
+pub fn check(line: &ObfLine, solution: &Solution, wld: bool) -> Check {
+    let Some(best) = line.best_score() else { return Check::Unknown };
+    let same = |a: i32, b: i32| if wld { a.signum() == b.signum() } else { a == b };
+    let move_ok = match solution.best.and_then(|mv| line.scores.iter().find(|s| s.0 == mv)) {
+        Some(&(_, listed)) => same(listed, best),
+        None => true,
+    };
+    if same(solution.score, best) && move_ok { Check::Agrees } else { Check::Disagrees }
+}
+
+/// The score column: signed discs, or win/draw/loss.
+fn score_text(score: i32, wld: bool) -> String {
+    match (wld, score.signum()) {
+        (false, _) => format!("{score:+}"),
+        (true, 1) => "win".to_string(),
+        (true, 0) => "draw".to_string(),
+        (true, _) => "loss".to_string(),
+    }
+}
+
+/// Solves every position of `request`, writing a line for each and the totals.
+pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSummary> {
+    let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
+    let mut searcher = Searcher::with_table(Arc::new(table));
+    searcher.set_threads(request.threads);
+    let bar = if request.progress {
+        let bar = indicatif::ProgressBar::new(request.positions.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(250));
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    writeln!(
+        out,
+        "solving {} positions ({}, {} thread{}, {} MiB table)",
+        request.positions.len(),
+        if request.wld { "win/draw/loss" } else { "exact" },
+        searcher.threads(),
+        if searcher.threads() == 1 { "" } else { "s" },
+        searcher.table().mib()
+    )?;
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>11}  check",
+        "#", "empties", "move", "score", "nodes", "time", "nps"
+    )?;
+    let mut summary = SolveSummary::default();
+    for (number, line) in &request.positions {
+        bar.set_message(format!("solving #{number}"));
+        searcher.clear();
+        let started = Instant::now();
+        let solution = solve(&mut searcher, &line.position, request.wld);
+        let time = started.elapsed();
+        let verdict = check(line, &solution, request.wld);
+        summary.solved += 1;
+        summary.nodes += solution.nodes;
+        summary.time += time;
+        match verdict {
+            Check::Agrees => summary.agreed += 1,
+            Check::Disagrees => summary.disagreed += 1,
+            Check::Unknown => summary.unchecked += 1,
+        }
+        let best = solution.best.map_or_else(|| "none".to_string(), |m| m.to_string());
+        let verdict = match verdict {
+            Check::Agrees => "ok".to_string(),
+            Check::Disagrees => {
+                format!("WRONG (file: {} by {})", score_text(line.best_score().unwrap_or(0), request.wld), {
+                    let moves: Vec<String> = line.best_moves().iter().map(|m| m.to_string()).collect();
+                    moves.join(" ")
+                })
+            }
+            Check::Unknown => "?".to_string(),
+        };
+        bar.suspend(|| {
+            writeln!(
+                out,
+                "{number:>4} {:>7} {best:>5} {:>6} {:>14} {:>8.3}s {:>11}  {verdict}",
+                line.position.empty_count(),
+                score_text(solution.score, request.wld),
+                solution.nodes,
+                time.as_secs_f64(),
+                nps(solution.nodes, time),
+            )
+        })?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    writeln!(
+        out,
+        "total: {} positions, {} agree, {} disagree, {} unchecked; nodes {}, time {:.3} s, nps {}",
+        summary.solved,
+        summary.agreed,
+        summary.disagreed,
+        summary.unchecked,
+        summary.nodes,
+        summary.time.as_secs_f64(),
+        nps(summary.nodes, summary.time)
+    )?;
+    Ok(summary)
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    #[test]
+    fn solves_and_checks_a_line() {
+        let line: ObfLine = FFO_1.parse().unwrap();
+        let mut searcher = Searcher::with_hash(4).unwrap();
+        let solution = solve(&mut searcher, &line.position, false);
+        assert_eq!(solution.score, 18);
+        assert_eq!(solution.best, Some("g8".parse().unwrap()));
+        assert_eq!(check(&line, &solution, false), Check::Agrees);
+        let wrong = Solution { score: 12, ..solution };
+        assert_eq!(check(&line, &wrong, false), Check::Disagrees);
+        let other_move = Solution { best: Some("h1".parse().unwrap()), ..solution };
+        assert_eq!(check(&line, &other_move, false), Check::Disagrees);
+        let wld = solve(&mut searcher, &line.position, true);
+        assert!(wld.score >= 2, "a win: {wld:?}");
+        assert_eq!(check(&line, &wld, true), Check::Agrees);
+        assert_eq!(check(&line, &Solution { score: 0, ..wld }, true), Check::Disagrees);
+    }
+
+    #[test]
+    fn passes_and_finished_games() {
+        // White's only disc is b1 next to the empty a1: White must pass, Black takes a1 and all.
+        let pos: Position = format!("-O{} O", "X".repeat(62)).parse().unwrap();
+        assert!(pos.must_pass());
+        let mut searcher = Searcher::with_hash(1).unwrap();
+        let solution = solve(&mut searcher, &pos, false);
+        assert_eq!((solution.best, solution.score), (Some(Move::Pass), -64));
+        let over: Position = format!("{} O", "X".repeat(64)).parse().unwrap();
+        let solution = solve(&mut searcher, &over, false);
+        assert_eq!(solution, Solution { best: None, score: -64, nodes: 0 });
+    }
+}
