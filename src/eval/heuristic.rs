@@ -13,7 +13,8 @@
 
 use super::EvalPart;
 use super::features::{Geometry, frontier, mobility};
-use crate::board::Position;
+use crate::board::stability::stable_discs;
+use crate::board::{BoardSize, Position};
 
 /// The features' names, in the order of [`features`].
 pub const FEATURE_NAMES: [&str; 8] =
@@ -24,11 +25,11 @@ pub const STAGES: usize = 5;
 
 /// Centi-discs per unit of each feature at each stage, from `magpie fit-eval` on WTHOR.
 pub const WEIGHTS: [[i32; 8]; STAGES] = [
-    [8, -2, 631, -842, 97, 432, 17, -48],
-    [168, 162, 646, -840, 126, 445, 3, 16],
-    [173, 156, 554, -609, -1, 178, 12, 17],
-    [158, 94, 234, -277, -62, 95, 19, -9],
-    [96, 72, 21, 15, -26, 33, 22, 63],
+    [8, -2, 623, -842, 97, 441, 17, -48],
+    [168, 163, 637, -839, 126, 454, 3, 16],
+    [173, 156, 549, -608, -1, 183, 12, 17],
+    [156, 95, 252, -275, -56, 96, 19, -10],
+    [86, 71, 24, 20, -14, 35, 20, 63],
 ];
 
 /// The weight of each feature at `phase`, interpolated between the two stages around it.
@@ -61,7 +62,12 @@ pub fn features(pos: &Position) -> [i32; 8] {
             c += count(p & g.c_squares[i]) - count(o & g.c_squares[i]);
         }
     }
-    let stable = count(g.stable_discs(p, o)) - count(g.stable_discs(o, p));
+    let stable = if pos.size() == BoardSize::Eight {
+        // The solver's stability: faster, and it finds more (edges from a table of every edge).
+        count(stable_discs(p, o)) - count(stable_discs(o, p))
+    } else {
+        count(g.stable_discs(p, o)) - count(g.stable_discs(o, p))
+    };
     let discs = count(p) - count(o);
     let parity = if count(empties) % 2 == 1 { 1 } else { -1 };
     [mobility, potential, corners, x, c, stable, discs, parity]

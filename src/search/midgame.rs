@@ -14,6 +14,7 @@
 //! - stores its bounds and best move.
 
 use super::ordering::{FIRST, MoveList, ordered_moves, square_value};
+use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
 use super::{INFINITY, MAX_PLY, SearchControl};
@@ -21,6 +22,9 @@ use crate::board::{Position, Square};
 
 /// From this depth up, moves are ordered by mobility; below, by square class only.
 pub const ORDERING_DEPTH: i32 = 2;
+
+/// From this depth up, a null-window node may be split between threads.
+pub const SPLIT_DEPTH: i32 = 5;
 
 /// From this depth up, nodes use the table.
 pub const TABLE_DEPTH: i32 = 2;
@@ -43,7 +47,7 @@ impl Worker {
         if self.nodes >= self.next_check {
             self.check(control);
         }
-        if self.stopped.is_some() {
+        if self.halted() {
             return 0;
         }
         let moves = pos.legal_moves().0;
@@ -95,13 +99,13 @@ impl Worker {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
                 let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
-                if probe > alpha && probe < beta && self.stopped.is_none() {
+                if probe > alpha && probe < beta && !self.halted() {
                     -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, control)
                 } else {
                     probe
                 }
             };
-            if self.stopped.is_some() {
+            if self.halted() {
                 return 0;
             }
             if score > best {
@@ -114,6 +118,14 @@ impl Worker {
                         break;
                     }
                 }
+            }
+            if i == 0 && !pv_node && list.len() > 1 && depth >= SPLIT_DEPTH && self.can_split() {
+                (best, best_move) =
+                    self.split(pos, alpha, ply, SplitKind::Midgame(depth), list, 1, (best, best_move), control);
+                if self.halted() {
+                    return 0;
+                }
+                break;
             }
         }
         if depth >= TABLE_DEPTH {

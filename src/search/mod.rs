@@ -11,18 +11,21 @@
 //!
 //! Modules: [`limits`] (what bounds a search, time plans), [`tt`] (the transposition table),
 //! [`ordering`] (move ordering), [`worker`] (one thread's state), [`midgame`] (the depth-limited
-//! search), [`endgame`] (the exact solver), [`root`] (iterative deepening and the root).
+//! search), [`endgame`] (the exact solver), [`root`] (iterative deepening and the root),
+//! [`split`] (parallel search).
 //!
-//! Parallel search is lazy SMP: every thread runs the same iterative deepening on the same root,
-//! sharing only the table (every other helper one iteration ahead); the main thread alone reports,
-//! keeps the clock and decides when all stop, and its result is the answer. Measured against
-//! young-brothers-wait, see the README.
+//! Parallel search is young brothers wait ([`split`]): the main thread runs the iterative
+//! deepening, reports, keeps the clock and decides when all stop; the other threads help at the
+//! nodes it (or they) open to them once a node's first move has been searched. Lazy SMP (every
+//! thread searching the same tree, sharing the table) was measured first and gave no speed-up on
+//! exact solves.
 
 pub mod endgame;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;
 pub mod root;
+pub mod split;
 pub mod tt;
 pub mod worker;
 
@@ -240,7 +243,8 @@ impl Searcher {
         self.threads
     }
 
-    /// Searches with `threads` threads (at least one) from the next search on.
+    /// Searches with `threads` threads (at least one) from the next search on: the main thread and
+    /// `threads - 1` helpers.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         while self.workers.len() < self.threads {
@@ -300,10 +304,11 @@ impl Searcher {
         };
         let mut result = std::thread::scope(|scope| {
             for helper in helpers[..threads - 1].iter_mut() {
-                scope.spawn(move || helper.iterate(request, &mut NoControl, &mut |_| {}));
+                scope.spawn(move || helper.help(&mut NoControl));
             }
             let result = main.iterate(request, control, &mut report);
             shared.stop.store(true, Relaxed);
+            shared.pool.wake_all();
             result
         });
         let helper_total: u64 = helpers[..threads - 1].iter().map(|w| w.nodes).sum();

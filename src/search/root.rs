@@ -206,7 +206,7 @@ impl Worker {
         if depth > child.empty_count() {
             let draw = self.draw_score(child.side_to_move());
             let (a, b) = disc_window(alpha, beta, draw);
-            let score = self.pvs_end(child.player(), child.opponent(), a, b, 1, control);
+            let score = self.pvs_end(child, a, b, 1, control);
             to_centi_discs(score, draw)
         } else {
             self.pvs(child, depth as i32 - 1, alpha, beta, 1, control)

@@ -6,6 +6,7 @@
 //! [`super::midgame`], the exact solver in [`super::endgame`], iterative deepening and the root in
 //! [`super::root`].
 
+use super::split::{SplitPoint, SplitPool};
 use super::tt::TranspositionTable;
 use super::{MAX_PLY, SearchControl, StopReason};
 use crate::board::{BoardSize, Color, Position};
@@ -22,18 +23,23 @@ pub const POLL_INTERVAL: u64 = 1024;
 pub const MAX_DRAW_SCORE: i32 = 99;
 
 /// What the threads of one search share besides the table.
-#[derive(Debug)]
 pub struct Shared {
     /// Set when every thread must stop.
     pub stop: AtomicBool,
     /// The node count of each thread, published at its polls.
     pub nodes: Vec<AtomicU64>,
+    /// The split points open to the threads.
+    pub pool: SplitPool,
 }
 
 impl Shared {
     /// For `threads` threads.
     pub fn new(threads: usize) -> Shared {
-        Shared { stop: AtomicBool::new(false), nodes: (0..threads).map(|_| AtomicU64::new(0)).collect() }
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            pool: SplitPool::new(threads),
+        }
     }
 
     /// The nodes of every thread, as last published.
@@ -68,6 +74,10 @@ pub struct Worker {
     pub seldepth: usize,
     /// Why this worker stopped, if it did.
     pub stopped: Option<StopReason>,
+    /// A split point this worker works under was cut: what it searches is no longer needed.
+    pub(super) aborted: bool,
+    /// The innermost split point this worker works under.
+    pub(super) split_chain: Option<Arc<SplitPoint>>,
     pub(super) next_check: u64,
     pub(super) tt: Arc<TranspositionTable>,
     pub(super) shared: Arc<Shared>,
@@ -92,6 +102,8 @@ impl Worker {
             nodes: 0,
             seldepth: 0,
             stopped: None,
+            aborted: false,
+            split_chain: None,
             next_check: POLL_INTERVAL,
             tt,
             shared: Arc::new(Shared::new(1)),
@@ -119,6 +131,8 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = None;
+        self.aborted = false;
+        self.split_chain = None;
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
     }
 
@@ -128,6 +142,9 @@ impl Worker {
     pub(super) fn check(&mut self, control: &mut dyn SearchControl) {
         self.next_check = self.nodes + POLL_INTERVAL;
         self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        if self.split_chain.as_deref().is_some_and(SplitPoint::is_cut) {
+            self.aborted = true;
+        }
         if self.id != 0 {
             if self.shared.stop.load(Relaxed) {
                 self.stopped = Some(StopReason::Stopped);
