@@ -21,13 +21,15 @@ use super::{INFINITY, MAX_PLY, SearchControl};
 use crate::board::{Position, Square};
 
 /// From this depth up, moves are ordered by mobility; below, by square class only.
-pub const ORDERING_DEPTH: i32 = 2;
+pub const ORDERING_DEPTH: i32 = 3;
 
 /// From this depth up, a null-window node may be split between threads.
 pub const SPLIT_DEPTH: i32 = 5;
 
-/// From this depth up, nodes use the table.
-pub const TABLE_DEPTH: i32 = 2;
+/// From this depth up, nodes use the table. Below, a probe (a cache miss, most of a node's
+/// time) costs more than it saves: with both this and [`ORDERING_DEPTH`] at 3 rather than 2,
+/// `bench --depth 12` searches 22% more nodes in 23% less time (median of 5 runs).
+pub const TABLE_DEPTH: i32 = 3;
 
 impl Worker {
     /// The value of `pos` searched `depth` discs ahead, within (alpha, beta), fail-soft.
