@@ -9,9 +9,12 @@
 use crate::board::Move;
 use crate::board::perft::perft_interruptible;
 use crate::board::{Convention, Position};
-use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, unsearched};
+use crate::search::{
+    SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, TranspositionTable, unsearched,
+};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -36,6 +39,14 @@ pub enum Job {
     },
     /// Forget what earlier searches learnt (a new game).
     NewGame,
+    /// Search with this table and this many threads from the next search on. Queued like the
+    /// other jobs, so a running search is never changed.
+    Configure {
+        /// The transposition table (a new one when the size changed).
+        table: Arc<TranspositionTable>,
+        /// Search threads, at least one.
+        threads: usize,
+    },
 }
 
 /// Messages that interrupt a running job.
@@ -94,14 +105,14 @@ pub struct SearchThread {
 }
 
 impl SearchThread {
-    /// Starts the thread.
-    pub fn spawn() -> SearchThread {
+    /// Starts the thread, searching with `table` and `threads` threads.
+    pub fn spawn(table: Arc<TranspositionTable>, threads: usize) -> SearchThread {
         let (jobs, job_rx) = unbounded();
         let (control, control_rx) = unbounded();
         let (report_tx, reports) = unbounded();
         thread::Builder::new()
             .name("search".into())
-            .spawn(move || run(job_rx, control_rx, report_tx))
+            .spawn(move || run(Config { table, threads }, job_rx, control_rx, report_tx))
             .unwrap_or_else(|e| panic!("cannot start the search thread: {e}"));
         SearchThread { jobs, control, reports }
     }
@@ -154,8 +165,24 @@ impl SearchControl for ChannelControl<'_> {
     }
 }
 
-fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
-    let mut searcher = Searcher::new();
+/// The table and threads the searches use.
+struct Config {
+    table: Arc<TranspositionTable>,
+    threads: usize,
+}
+
+impl Config {
+    /// A searcher with this table and threads. The table is empty (new, or cleared after a
+    /// panic), so the searcher need not clear it before its first search.
+    fn searcher(&self) -> Searcher {
+        let mut searcher = Searcher::with_table(Arc::clone(&self.table));
+        searcher.set_threads(self.threads);
+        searcher
+    }
+}
+
+fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
+    let mut searcher = config.searcher();
     let mut latest_stop = 0;
     while let Ok(job) = jobs.recv() {
         match job {
@@ -174,7 +201,8 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
                 let result = outcome.unwrap_or_else(|_| {
                     // A bug in the search must not leave the client without a legal move.
                     log::error!("the search panicked; answering with the first legal move");
-                    searcher = Searcher::new();
+                    config.table.clear();
+                    searcher = config.searcher();
                     fallback(&request)
                 });
                 let _ = reports.send(Report::Finished { id, result });
@@ -188,6 +216,17 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
                 let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
             }
             Job::NewGame => searcher.clear(),
+            Job::Configure { table, threads } => {
+                if !Arc::ptr_eq(&table, &config.table) {
+                    // A new table is empty: a new searcher over it has nothing to clear, where
+                    // `Searcher::set_table` would clear (and so touch) every page of it before the
+                    // next search.
+                    config.table = table;
+                    searcher = config.searcher();
+                }
+                config.threads = threads;
+                searcher.set_threads(threads);
+            }
         }
     }
 }

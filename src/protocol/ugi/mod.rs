@@ -169,6 +169,7 @@ impl Ugi {
                 moves_to_go: go.movestogo.map(|m| m.min(1000) as u32),
             }),
             infinite: go.infinite,
+            wld: false,
         }
     }
 
