@@ -179,6 +179,14 @@ impl Config {
         searcher.set_threads(self.threads);
         searcher
     }
+
+    /// The searcher that replaces one whose search panicked: the same table, cleared (a new
+    /// searcher does not know which evaluation the table's entries were computed with, so it must
+    /// start from an empty table), and the same threads.
+    fn searcher_after_panic(&self) -> Searcher {
+        self.table.clear();
+        self.searcher()
+    }
 }
 
 fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
@@ -201,8 +209,7 @@ fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, repo
                 let result = outcome.unwrap_or_else(|_| {
                     // A bug in the search must not leave the client without a legal move.
                     log::error!("the search panicked; answering with the first legal move");
-                    config.table.clear();
-                    searcher = config.searcher();
+                    searcher = config.searcher_after_panic();
                     fallback(&request)
                 });
                 let _ = reports.send(Report::Finished { id, result });
@@ -235,4 +242,59 @@ fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, repo
 fn fallback(request: &SearchRequest) -> SearchResult {
     let best = request.position.legal_moves().first().map_or(Move::Pass, Move::Play);
     unsearched(best, 0, request.start.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalKind;
+    use crate::search::tt::TtEntry;
+
+    fn table(mib: usize) -> Arc<TranspositionTable> {
+        Arc::new(TranspositionTable::new(mib).unwrap())
+    }
+
+    #[test]
+    fn searchers_keep_the_configured_table_and_threads() {
+        let config = Config { table: table(1), threads: 3 };
+        let searcher = config.searcher();
+        assert!(Arc::ptr_eq(searcher.table(), &config.table));
+        assert_eq!(searcher.threads(), 3);
+        let entry = TtEntry { lower: 0, upper: 0, best: 19, depth: 4, cost: 3 };
+        config.table.store(12345, entry);
+        let after_panic = config.searcher_after_panic();
+        assert!(Arc::ptr_eq(after_panic.table(), &config.table));
+        assert_eq!(after_panic.threads(), 3);
+        assert_eq!(config.table.probe(12345), None, "the table is cleared");
+    }
+
+    /// A `Configure` queued behind a search changes the searches after it; each search answers.
+    #[test]
+    fn configure_applies_from_the_next_search() {
+        let thread = SearchThread::spawn(table(1), 1);
+        let position = crate::board::Position::initial();
+        let search = |id: u64| {
+            let mut request = SearchRequest::new(position, EvalKind::default());
+            request.max_depth = 6;
+            Job::Search { id, request: Box::new(request) }
+        };
+        thread.send(search(1));
+        thread.send(Job::Configure { table: table(2), threads: 2 });
+        thread.send(search(2));
+        thread.send(Job::NewGame);
+        thread.send(search(3));
+        let mut finished = Vec::new();
+        while finished.len() < 3 {
+            match thread.reports.recv_timeout(Duration::from_secs(30)) {
+                Ok(Report::Finished { id, result }) => {
+                    assert!(position.is_legal(result.best), "{result:?}");
+                    finished.push(id);
+                }
+                Ok(_) => {}
+                Err(e) => panic!("no report: {e}"),
+            }
+        }
+        assert_eq!(finished, [1, 2, 3]);
+        thread.control(Control::Quit);
+    }
 }
