@@ -4,12 +4,13 @@
 //! status 2; nothing here panics on bad input.
 
 use crate::board::{BoardSize, Convention, Game, Position};
-use crate::engine::settings::{MAX_LEVEL, Settings};
+use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, Settings};
 use crate::eval::EvalKind;
 use crate::formats::wthor::WthorGame;
 use crate::formats::{parse_moves, parse_obf_file, parse_position};
 use crate::protocol::Protocol;
-use crate::search::{Limits, tt};
+use crate::search::Limits;
+use crate::search::tt::AllocError;
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
 use crate::tools::fit_eval;
@@ -25,9 +26,6 @@ use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// The most search threads accepted.
-pub const MAX_THREADS: usize = 256;
 
 /// Magpie, an Othello engine.
 #[derive(Parser, Debug)]
@@ -57,6 +55,20 @@ struct Cli {
     /// without time settings).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     movetime: u64,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// The search's resources, shared by the engine, `bestmove` and `solve`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct SearchArgs {
+    /// Transposition table size in MiB (1 to 65536).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_HASH_MIB as u64,
+          value_parser = clap::value_parser!(u64).range(MIN_HASH_MIB as u64..=MAX_HASH_MIB as u64))]
+    hash: u64,
+    /// Search threads (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -279,6 +291,11 @@ struct BestMoveArgs {
     /// Difficulty level, 0 (random mover) to 10 (full strength).
     #[arg(long, default_value_t = MAX_LEVEL, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
     level: u8,
+    /// Once the search reaches the end of the game, solve for win, draw or loss only.
+    #[arg(long)]
+    wld: bool,
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -296,13 +313,8 @@ struct SolveArgs {
     /// The OBF file: one position a line, optionally followed by the exact score of each move
     /// (`<squares> <side>; G8:+18; H1:+12;`).
     file: PathBuf,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
-    threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = crate::search::tt::DEFAULT_MIB as u64,
-          value_parser = clap::value_parser!(u64).range(tt::MIN_MIB as u64..=tt::MAX_MIB as u64))]
-    hash: u64,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Solve for win, draw or loss only.
     #[arg(long)]
     wld: bool,
@@ -439,6 +451,8 @@ where
                 level: cli.level,
                 move_overhead: Duration::from_millis(cli.move_overhead),
                 default_movetime: Duration::from_millis(cli.movetime),
+                hash_mib: cli.search.hash as usize,
+                threads: cli.search.threads as usize,
                 ..Settings::default()
             },
         }),
@@ -494,8 +508,8 @@ fn solve_request(args: SolveArgs) -> Result<SolveRequest, CliError> {
     let positions = parse_obf_file(&text).map_err(|(line, e)| CliError(format!("{name} line {line}: {e}")))?;
     Ok(SolveRequest {
         positions,
-        threads: args.threads as usize,
-        hash_mib: args.hash as usize,
+        threads: args.search.threads as usize,
+        hash_mib: args.search.hash as usize,
         wld: args.wld,
         progress: !args.no_progress,
     })
@@ -514,8 +528,15 @@ fn bestmove_request(args: BestMoveArgs) -> Result<BestMoveRequest, CliError> {
             .filter(|_| args.movetime.is_some() || no_limit),
         clock: None,
         infinite: false,
+        wld: args.wld,
     };
-    let settings = Settings { eval: args.eval, level: args.level, ..Settings::default() };
+    let settings = Settings {
+        eval: args.eval,
+        level: args.level,
+        hash_mib: args.search.hash as usize,
+        threads: args.search.threads as usize,
+        ..Settings::default()
+    };
     Ok(BestMoveRequest { position: *game.position(), limits, settings })
 }
 
@@ -541,7 +562,11 @@ where
         }
         Request::Engine { protocol, settings } => {
             drop(stdout);
-            crate::protocol::run_stdio(protocol, settings);
+            if let Err(e) = crate::protocol::run_stdio(protocol, settings) {
+                // A table the machine cannot give is a bad argument: nothing was read.
+                eprintln!("error: --hash: {e}");
+                return ExitCode::from(2);
+            }
             Ok(())
         }
         Request::Perft(request) => perft::run(&request, &mut stdout),
@@ -567,10 +592,17 @@ where
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (e.g. piped into `head`) is not worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => match e.get_ref().and_then(|inner| inner.downcast_ref::<AllocError>()) {
+            // A table the machine cannot give is a bad argument, as for the engine.
+            Some(alloc) => {
+                eprintln!("error: --hash: {alloc}");
+                ExitCode::from(2)
+            }
+            None => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

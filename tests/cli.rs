@@ -60,6 +60,15 @@ fn bad_arguments_exit_2_with_one_line() {
         (&["perft", "3", "--convention", "nope"], "nope"),
         (&["perft"], "depth"),
         (&["nonsense"], "nonsense"),
+        (&["--hash", "0"], "'0' for '--hash"),
+        (&["--hash", "65537"], "'65537' for '--hash"),
+        (&["--hash", "big"], "'big' for '--hash"),
+        (&["--threads", "0"], "'0' for '--threads"),
+        (&["--threads", "999"], "'999' for '--threads"),
+        (&["--protocol", "gtp", "--threads", "-1"], "'-1'"),
+        (&["bestmove", "--threads", "0"], "'0' for '--threads"),
+        (&["bestmove", "--hash", "0"], "'0' for '--hash"),
+        (&["solve", "tests/data/fforum-1-19.obf", "--threads", "257"], "'257' for '--threads"),
     ];
     for (args, token) in cases {
         let out = magpie(args);
@@ -118,4 +127,44 @@ proptest! {
             other => prop_assert!(false, "exit status {:?} for {:?}: {}", other, full, stderr(&out)),
         }
     }
+}
+
+/// A table larger than the machine can give: one `error:` line and status 2 before anything is
+/// read, from the engine and from the subcommands that search (a machine that can give 64 GiB of
+/// address space accepts it, and the engine then exits at the end of its empty input).
+#[test]
+fn a_table_that_cannot_be_allocated_is_one_error_line() {
+    for args in [&["--hash", "65536"][..], &["bestmove", "--hash", "65536", "--depth", "1"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the binary runs");
+        if out.status.success() {
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&out), "error: --hash: cannot allocate a 65536 MiB hash table\n", "{args:?}");
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+/// `magpie bestmove --wld`: `<move> win|draw|loss` once solved (FFO #1 is a win: G8 +18, and H1,
+/// H7, A2 and A3 win too), the usual score when the search did not reach the end; `--threads` and
+/// `--hash` are accepted.
+#[test]
+fn bestmove_wld_says_win_draw_or_loss() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = magpie(&["bestmove", "--fen", ffo1, "--wld", "--threads", "2", "--hash", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(words.len(), 2, "{text}");
+    assert!(["g8", "h1", "h7", "a2", "a3"].contains(&words[0]), "{text}");
+    assert_eq!(words[1], "win", "{text}");
+    let out = magpie(&["bestmove", "--fen", ffo1, "--wld", "--depth", "4"]);
+    let text = stdout(&out);
+    assert!(text.trim_end().split(' ').nth(1).is_some_and(|score| score.parse::<f64>().is_ok()), "{text}");
+    let out = magpie(&["bestmove", "--fen", ffo1, "--depth", "14"]);
+    assert_eq!(stdout(&out), "g8 +18.00 exact\n");
 }

@@ -535,3 +535,24 @@ proptest! {
         prop_assert!(!stderr.contains("panicked"), "{}", stderr);
     }
 }
+
+/// `--hash` and `--threads` on the command line (GTP has no options command): a whole game by
+/// `genmove` for both colours with a small table and two threads, each answer legal, and
+/// `clear_board` (a new game, which clears the table) before a second one.
+#[test]
+fn hash_and_threads_from_the_command_line() {
+    let mut args = FAST.to_vec();
+    args.extend(["--hash", "1", "--threads", "2"]);
+    let mut e = Engine::start(&args);
+    for _ in 0..2 {
+        assert_eq!(ok(&mut e, "boardsize 6"), "");
+        assert_eq!(ok(&mut e, "clear_board"), "");
+        let mut game = Game::new(Position::start(BoardSize::Six));
+        while !game.position().is_game_over() {
+            let colour = gtp_colour(game.position().side_to_move());
+            let mv = legal_answer(game.position(), &ok(&mut e, &format!("genmove {colour}")));
+            game.play_strict(mv).unwrap();
+        }
+        assert_eq!(ok(&mut e, "final_score"), result_text(game.position().final_score_for_black()));
+    }
+}

@@ -438,3 +438,57 @@ fn bad_numbers_are_named() {
     e.send("ping 1");
     pong(&mut e, 1);
 }
+
+/// `set game` starts afresh: the table is cleared, so a hint after it takes the nodes of the
+/// first, while the same hint repeated without it is shorter, the table remembering the first.
+#[test]
+fn set_game_forgets_what_the_table_learnt() {
+    let mut game = Game::default();
+    game.play_all(&magpie::formats::parse_moves("f5d6c3d3c4").unwrap()).unwrap();
+    let set_game = format!("set game {}", nboard_ggf(&game, "15:00"));
+    let mut e = start_nboard(9);
+    let mut ping = 0;
+    let mut hint = |e: &mut Engine| -> u64 {
+        ping += 1;
+        e.send(&format!("ping {ping}"));
+        e.send("hint 1");
+        pong(e, ping);
+        let mut last = None;
+        loop {
+            let line = e.recv();
+            if line == "status" {
+                break;
+            }
+            if let Some(rest) = line.strip_prefix("nodestats ") {
+                last = rest.split_whitespace().next().map(|n| n.parse::<u64>().unwrap());
+            }
+        }
+        last.expect("nodestats lines")
+    };
+    e.send(&set_game);
+    let first = hint(&mut e);
+    let again = hint(&mut e);
+    e.send(&set_game);
+    let after_set_game = hint(&mut e);
+    assert!(again < first, "the table shortens a repeated search: {again} vs {first}");
+    assert_eq!(after_set_game, first);
+}
+
+/// `--hash` and `--threads` on the command line, for GUIs that set no options: the engine plays
+/// legal moves with a small table and two threads.
+#[test]
+fn hash_and_threads_from_the_command_line() {
+    let mut e = Engine::start(&["--hash", "1", "--threads", "2"]);
+    e.send("nboard 2");
+    assert_eq!(e.recv(), "set myname Magpie12");
+    e.send("set depth 8");
+    assert_eq!(e.recv(), "set myname Magpie8");
+    let mut game = Game::default();
+    game.play_all(&magpie::formats::parse_moves("f5d6").unwrap()).unwrap();
+    e.send(&format!("set game {}", nboard_ggf(&game, "15:00")));
+    e.send("ping 1");
+    e.send("go");
+    pong(&mut e, 1);
+    let (_, mv) = until_move(&mut e);
+    assert!(game.position().is_legal(mv), "{mv}");
+}

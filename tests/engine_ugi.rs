@@ -752,3 +752,174 @@ fn stop_of_a_held_answer_frees_the_waiting_commands() {
     assert_legal_answer(&Position::start(BoardSize::Four), bestmove_of(lines.last().unwrap()));
     assert_eq!(e.recv_within(5.0), "response true");
 }
+
+/// FFO #1 (tests/data/fforum-1-19.obf, 14 empties): G8 wins by 18 discs.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+/// The OBF line `number` of the FFO file (1-based), split into the position and its scores. #1
+/// is a win for the side to move, #4 a draw, #9 a loss.
+fn ffo(number: usize) -> (String, Vec<(String, i32)>) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf"))
+        .expect("the FFO file");
+    let line = text.lines().filter(|l| !l.trim().is_empty()).nth(number - 1).expect("that many lines");
+    let mut parts = line.split(';').map(str::trim).filter(|p| !p.is_empty());
+    let position = parts.next().unwrap().to_string();
+    let scores = parts
+        .map(|p| {
+            let (mv, score) = p.split_once(':').unwrap();
+            (mv.to_ascii_lowercase(), score.parse().unwrap())
+        })
+        .collect();
+    (position, scores)
+}
+
+/// The word after `name` in an `info` line.
+fn info_field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == name)?;
+    words.next()
+}
+
+/// The node count of the last `info` line before `bestmove`: the search's total.
+fn total_nodes(lines: &[String]) -> u64 {
+    let info = &lines[lines.len() - 2];
+    info_field(info, "nodes").unwrap_or_else(|| panic!("no nodes in {info}")).parse().unwrap()
+}
+
+/// `Hash` and `Threads` are set, and a bad value is refused with an error naming it, leaving the
+/// old setting: after the refusals the search is that of an engine started with `--hash 1`, one
+/// thread: the same node count (a second thread adds its own nodes) and the same `hashfull` (a
+/// 64 MiB table would show 0).
+#[test]
+fn hash_and_threads_are_set_and_bad_values_refused() {
+    let mut reference = Engine::start(&["--hash", "1"]);
+    reference.send("position startpos moves f5 d6 c3");
+    reference.send("go depth 9");
+    let expected = reference.until("bestmove");
+
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Hash value 1");
+    e.send("setoption name threads value 2");
+    e.send("setoption name Threads value 1");
+    for (line, error) in [
+        ("setoption name Hash value 0", "setoption Hash: '0' is not a table size in MiB (1 to 65536)"),
+        ("setoption name Hash value 65537", "setoption Hash: '65537' is not a table size in MiB (1 to 65536)"),
+        ("setoption name Hash value lots", "setoption Hash: 'lots' is not a table size in MiB (1 to 65536)"),
+        ("setoption name Hash value -5", "setoption Hash: '-5' is not a table size in MiB (1 to 65536)"),
+        ("setoption name Hash", "setoption Hash: '' is not a table size in MiB (1 to 65536)"),
+        ("setoption name Threads value 0", "setoption Threads: '0' is not a number of threads (1 to 256)"),
+        ("setoption name Threads value 999", "setoption Threads: '999' is not a number of threads (1 to 256)"),
+        ("setoption name THREADS value two", "setoption THREADS: 'two' is not a number of threads (1 to 256)"),
+    ] {
+        e.send(line);
+        assert_eq!(e.recv(), format!("info string error: {error}"), "{line}");
+    }
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go depth 9");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last(), expected.last());
+    assert_eq!(total_nodes(&lines), total_nodes(&expected), "{lines:?}\n{expected:?}");
+    let hashfull = |lines: &[String]| info_field(&lines[lines.len() - 2], "hashfull").map(str::to_string);
+    assert_eq!(hashfull(&lines), hashfull(&expected));
+}
+
+/// A table larger than the machine can give is refused at once and the engine goes on (on a
+/// machine that can give 64 GiB of address space, it is simply accepted).
+#[test]
+fn a_table_that_cannot_be_allocated_is_refused() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Hash value 65536");
+    e.send("isready");
+    let lines = e.until("readyok");
+    if lines.len() == 2 {
+        assert_eq!(lines[0], "info string error: setoption Hash: cannot allocate a 65536 MiB hash table");
+    } else {
+        assert_eq!(lines, ["readyok"]);
+    }
+    e.send("setoption name Hash value 2");
+    e.send("position startpos");
+    e.send("go depth 4");
+    assert_legal_answer(&Position::initial(), bestmove_of(e.until("bestmove").last().unwrap()));
+}
+
+/// With two threads the engine plays legal moves, and solves an endgame exactly.
+#[test]
+fn two_threads_play_legal_moves_and_solve_exactly() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves f5 d6");
+    e.send("go movetime 300");
+    let pos = Position::initial().play("f5".parse().unwrap()).play("d6".parse().unwrap());
+    assert_legal_answer(&pos, bestmove_of(e.until("bestmove").last().unwrap()));
+    e.send(&format!("position fen {FFO_1}"));
+    e.send("go depth 60");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove g8"), "{lines:?}");
+    assert!(lines[lines.len() - 2].contains(" score cp 1800 exact "), "{lines:?}");
+}
+
+/// `go wld` solves for win, draw or loss: the solved line says `wld` (a bound for a win or a loss),
+/// and the move played keeps the result.
+#[test]
+fn go_wld_solves_for_win_draw_or_loss() {
+    let mut e = Engine::start(&[]);
+    for (number, word) in [(1, " lowerbound wld "), (4, " wld "), (9, " upperbound wld ")] {
+        let (position, scores) = ffo(number);
+        let best = scores.iter().map(|s| s.1).max().unwrap();
+        e.send(&format!("position fen {position}"));
+        e.send("go wld");
+        let lines = e.until("bestmove");
+        let solved = &lines[lines.len() - 2];
+        assert!(solved.contains(word), "FFO #{number}: {solved}");
+        assert!(!solved.contains(" exact "), "FFO #{number}: {solved}");
+        let score: i32 = info_field(solved, "cp").unwrap().parse().unwrap();
+        assert_eq!(score.signum(), best.signum(), "FFO #{number}: {solved}");
+        let played = bestmove_of(lines.last().unwrap());
+        let result = scores.iter().find(|s| s.0 == played).map(|s| s.1);
+        assert_eq!(result.map(i32::signum), Some(best.signum()), "FFO #{number}: {played} {lines:?}");
+    }
+    // Without wld the same position is solved exactly.
+    e.send(&format!("position fen {FFO_1}"));
+    e.send("go");
+    let lines = e.until("bestmove");
+    assert!(lines[lines.len() - 2].contains(" score cp 1800 exact "), "{lines:?}");
+}
+
+/// Every `info` line of a search carries `hashfull <permille>` between `nps` and `time`; a small
+/// table fills up.
+#[test]
+fn info_lines_show_hashfull() {
+    let mut e = Engine::start(&["--hash", "1"]);
+    e.send("position startpos moves f5 d6");
+    e.send("go depth 11");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth ")).collect();
+    assert!(infos.len() >= 11, "{lines:?}");
+    for info in &infos {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "hashfull").unwrap_or_else(|| panic!("{info}"));
+        assert_eq!((words[at - 2], words[at + 2]), ("nps", "time"), "{info}");
+        let permille: u32 = words[at + 1].parse().unwrap();
+        assert!(permille <= 1000, "{info}");
+    }
+    let last: u32 = info_field(infos[infos.len() - 1], "hashfull").unwrap().parse().unwrap();
+    assert!(last > 0, "a 1 MiB table is used by a depth-11 search: {lines:?}");
+}
+
+/// `uginewgame` clears the table: the same search after it takes the same nodes as the first,
+/// while the same search repeated without it is shorter, the table remembering the first.
+#[test]
+fn a_new_game_forgets_what_the_table_learnt() {
+    let mut e = Engine::start(&[]);
+    let search = |e: &mut Engine| {
+        e.send("position startpos moves f5 d6 c3 d3 c4");
+        e.send("go depth 9");
+        total_nodes(&e.until("bestmove"))
+    };
+    let first = search(&mut e);
+    let again = search(&mut e);
+    e.send("uginewgame");
+    let after_new_game = search(&mut e);
+    assert!(again < first, "the table shortens a repeated search: {again} vs {first}");
+    assert_eq!(after_new_game, first);
+}

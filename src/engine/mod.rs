@@ -19,7 +19,8 @@ pub mod settings;
 
 use crate::board::Position;
 use crate::rng::Rng;
-use crate::search::{Limits, SearchRequest};
+use crate::search::tt::AllocError;
+use crate::search::{Limits, SearchRequest, TranspositionTable};
 use crossbeam_channel::{Sender, select, unbounded};
 pub use io::{LineSource, Output};
 pub use latency::Latency;
@@ -27,6 +28,7 @@ use search_thread::{Control, Job, Report, SearchThread};
 use settings::MovePlan;
 pub use settings::Settings;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Whether the loop goes on after a message.
@@ -82,8 +84,11 @@ pub struct Context {
     pub out: Output,
     search: SearchThread,
     next_id: u64,
-    /// Evaluation, level, move overhead.
+    /// Evaluation, level, move overhead, table size and threads. The last two reach the search
+    /// thread only through [`Context::set_hash`] and [`Context::set_threads`].
     pub settings: Settings,
+    /// The transposition table the search thread was last given.
+    table: Arc<TranspositionTable>,
     /// For the random mover.
     pub rng: Rng,
     /// The delays observed on this machine, which grow the time kept in hand.
@@ -93,12 +98,13 @@ pub struct Context {
 }
 
 impl Context {
-    fn new(out: Output, settings: Settings) -> Context {
+    fn new(out: Output, settings: Settings, table: Arc<TranspositionTable>) -> Context {
         Context {
             out,
-            search: SearchThread::spawn(),
+            search: SearchThread::spawn(Arc::clone(&table), settings.threads),
             next_id: 0,
             settings,
+            table,
             rng: Rng::from_time(),
             latency: Latency::default(),
             deadlines: HashMap::new(),
@@ -157,21 +163,50 @@ impl Context {
         self.search.send(Job::NewGame);
     }
 
+    /// A new transposition table of `mib` MiB for the searches from the next one on (a running
+    /// search keeps its table). If the memory cannot be had, the table and the settings stay as
+    /// they were.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), AllocError> {
+        let table = Arc::new(TranspositionTable::new(mib)?);
+        self.settings.hash_mib = mib;
+        self.table = table;
+        self.configure();
+        Ok(())
+    }
+
+    /// Searches with `threads` threads from the next search on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.settings.threads = threads;
+        self.configure();
+    }
+
+    fn configure(&self) {
+        self.search.send(Job::Configure { table: Arc::clone(&self.table), threads: self.settings.threads });
+    }
+
     /// Writes one line to the client.
     pub fn line(&mut self, line: &str) {
         self.out.line(line);
     }
 }
 
+/// The transposition table `settings` ask for (`hash_mib`), allocated before the engine starts so
+/// that a size the machine cannot give is refused at once.
+pub fn allocate_table(settings: &Settings) -> Result<Arc<TranspositionTable>, AllocError> {
+    TranspositionTable::new(settings.hash_mib).map(Arc::new)
+}
+
 /// Runs the engine loop with front end `frontend` until `quit` or the end of input. `first` is a
 /// line already read (the one the protocol was recognised from), or the error of a first line that
-/// could not be read (too long).
+/// could not be read (too long). `table` is the transposition table of `settings`
+/// ([`allocate_table`]).
 pub fn run<F: Frontend>(
     mut frontend: F,
     first: Option<Result<String, String>>,
     lines: LineSource,
     out: Output,
     settings: Settings,
+    table: Arc<TranspositionTable>,
 ) {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
@@ -179,7 +214,7 @@ pub fn run<F: Frontend>(
         .spawn(move || read_input::<F>(first, lines, tx))
         .unwrap_or_else(|e| panic!("cannot start the reader thread: {e}"));
 
-    let mut ctx = Context::new(out, settings);
+    let mut ctx = Context::new(out, settings, table);
     let reports = ctx.search.reports.clone();
     let never = crossbeam_channel::never();
     let mut eof = false;

@@ -9,9 +9,12 @@
 use crate::board::Move;
 use crate::board::perft::perft_interruptible;
 use crate::board::{Convention, Position};
-use crate::search::{SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, unsearched};
+use crate::search::{
+    SearchControl, SearchInfo, SearchRequest, SearchResult, Searcher, StopReason, TranspositionTable, unsearched,
+};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -36,6 +39,14 @@ pub enum Job {
     },
     /// Forget what earlier searches learnt (a new game).
     NewGame,
+    /// Search with this table and this many threads from the next search on. Queued like the
+    /// other jobs, so a running search is never changed.
+    Configure {
+        /// The transposition table (a new one when the size changed).
+        table: Arc<TranspositionTable>,
+        /// Search threads, at least one.
+        threads: usize,
+    },
 }
 
 /// Messages that interrupt a running job.
@@ -94,14 +105,14 @@ pub struct SearchThread {
 }
 
 impl SearchThread {
-    /// Starts the thread.
-    pub fn spawn() -> SearchThread {
+    /// Starts the thread, searching with `table` and `threads` threads.
+    pub fn spawn(table: Arc<TranspositionTable>, threads: usize) -> SearchThread {
         let (jobs, job_rx) = unbounded();
         let (control, control_rx) = unbounded();
         let (report_tx, reports) = unbounded();
         thread::Builder::new()
             .name("search".into())
-            .spawn(move || run(job_rx, control_rx, report_tx))
+            .spawn(move || run(Config { table, threads }, job_rx, control_rx, report_tx))
             .unwrap_or_else(|e| panic!("cannot start the search thread: {e}"));
         SearchThread { jobs, control, reports }
     }
@@ -154,8 +165,32 @@ impl SearchControl for ChannelControl<'_> {
     }
 }
 
-fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
-    let mut searcher = Searcher::new();
+/// The table and threads the searches use.
+struct Config {
+    table: Arc<TranspositionTable>,
+    threads: usize,
+}
+
+impl Config {
+    /// A searcher with this table and threads. The table is empty (new, or cleared after a
+    /// panic), so the searcher need not clear it before its first search.
+    fn searcher(&self) -> Searcher {
+        let mut searcher = Searcher::with_table(Arc::clone(&self.table));
+        searcher.set_threads(self.threads);
+        searcher
+    }
+
+    /// The searcher that replaces one whose search panicked: the same table, cleared (a new
+    /// searcher does not know which evaluation the table's entries were computed with, so it must
+    /// start from an empty table), and the same threads.
+    fn searcher_after_panic(&self) -> Searcher {
+        self.table.clear();
+        self.searcher()
+    }
+}
+
+fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>) {
+    let mut searcher = config.searcher();
     let mut latest_stop = 0;
     while let Ok(job) = jobs.recv() {
         match job {
@@ -174,7 +209,7 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
                 let result = outcome.unwrap_or_else(|_| {
                     // A bug in the search must not leave the client without a legal move.
                     log::error!("the search panicked; answering with the first legal move");
-                    searcher = Searcher::new();
+                    searcher = config.searcher_after_panic();
                     fallback(&request)
                 });
                 let _ = reports.send(Report::Finished { id, result });
@@ -188,6 +223,17 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
                 let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
             }
             Job::NewGame => searcher.clear(),
+            Job::Configure { table, threads } => {
+                if !Arc::ptr_eq(&table, &config.table) {
+                    // A new table is empty: a new searcher over it has nothing to clear, where
+                    // `Searcher::set_table` would clear (and so touch) every page of it before the
+                    // next search.
+                    config.table = table;
+                    searcher = config.searcher();
+                }
+                config.threads = threads;
+                searcher.set_threads(threads);
+            }
         }
     }
 }
@@ -196,4 +242,59 @@ fn run(jobs: Receiver<Job>, control: Receiver<Control>, reports: Sender<Report>)
 fn fallback(request: &SearchRequest) -> SearchResult {
     let best = request.position.legal_moves().first().map_or(Move::Pass, Move::Play);
     unsearched(best, 0, request.start.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalKind;
+    use crate::search::tt::TtEntry;
+
+    fn table(mib: usize) -> Arc<TranspositionTable> {
+        Arc::new(TranspositionTable::new(mib).unwrap())
+    }
+
+    #[test]
+    fn searchers_keep_the_configured_table_and_threads() {
+        let config = Config { table: table(1), threads: 3 };
+        let searcher = config.searcher();
+        assert!(Arc::ptr_eq(searcher.table(), &config.table));
+        assert_eq!(searcher.threads(), 3);
+        let entry = TtEntry { lower: 0, upper: 0, best: 19, depth: 4, cost: 3 };
+        config.table.store(12345, entry);
+        let after_panic = config.searcher_after_panic();
+        assert!(Arc::ptr_eq(after_panic.table(), &config.table));
+        assert_eq!(after_panic.threads(), 3);
+        assert_eq!(config.table.probe(12345), None, "the table is cleared");
+    }
+
+    /// A `Configure` queued behind a search changes the searches after it; each search answers.
+    #[test]
+    fn configure_applies_from_the_next_search() {
+        let thread = SearchThread::spawn(table(1), 1);
+        let position = crate::board::Position::initial();
+        let search = |id: u64| {
+            let mut request = SearchRequest::new(position, EvalKind::default());
+            request.max_depth = 6;
+            Job::Search { id, request: Box::new(request) }
+        };
+        thread.send(search(1));
+        thread.send(Job::Configure { table: table(2), threads: 2 });
+        thread.send(search(2));
+        thread.send(Job::NewGame);
+        thread.send(search(3));
+        let mut finished = Vec::new();
+        while finished.len() < 3 {
+            match thread.reports.recv_timeout(Duration::from_secs(30)) {
+                Ok(Report::Finished { id, result }) => {
+                    assert!(position.is_legal(result.best), "{result:?}");
+                    finished.push(id);
+                }
+                Ok(_) => {}
+                Err(e) => panic!("no report: {e}"),
+            }
+        }
+        assert_eq!(finished, [1, 2, 3]);
+        thread.control(Control::Quit);
+    }
 }

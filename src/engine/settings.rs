@@ -1,15 +1,28 @@
-//! The engine's settings shared by every protocol (evaluation, difficulty level, move overhead) and
-//! the decision every protocol needs before a search: answer at once, or search with which request.
+//! The engine's settings shared by every protocol (evaluation, difficulty level, move overhead,
+//! hash table size, search threads) and the decision every protocol needs before a search: answer
+//! at once, or search with which request.
 
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
 use crate::rng::Rng;
-use crate::search::{Deadlines, Limits, SearchRequest};
+use crate::search::{Deadlines, Limits, SearchRequest, tt};
 use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The strongest level: no cap.
 pub const MAX_LEVEL: u8 = 10;
+
+/// The most search threads accepted (the `Threads` option, `--threads`).
+pub const MAX_THREADS: usize = 256;
+
+/// The smallest transposition table, in MiB (the `Hash` option, `--hash`).
+pub const MIN_HASH_MIB: usize = tt::MIN_MIB;
+
+/// The largest transposition table, in MiB.
+pub const MAX_HASH_MIB: usize = tt::MAX_MIB;
+
+/// The default transposition table, in MiB.
+pub const DEFAULT_HASH_MIB: usize = tt::DEFAULT_MIB;
 
 /// Settings that shape the engine's play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +38,12 @@ pub struct Settings {
     pub default_movetime: Duration,
     /// How many best moves a search scores and reports (UGI `MultiPV`).
     pub multi_pv: usize,
+    /// The size of the transposition table, in MiB ([`MIN_HASH_MIB`] to [`MAX_HASH_MIB`]). The
+    /// engine changes it with [`crate::engine::Context::set_hash`], which allocates the table.
+    pub hash_mib: usize,
+    /// Search threads (1 to [`MAX_THREADS`]). The engine changes it with
+    /// [`crate::engine::Context::set_threads`].
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -35,6 +54,8 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(10),
             default_movetime: Duration::from_millis(1000),
             multi_pv: 1,
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
         }
     }
 }
@@ -145,6 +166,7 @@ impl Settings {
         request.node_limit = if limits.infinite { None } else { limits.nodes };
         request.max_depth = if limits.infinite { 60 } else { limits.depth.unwrap_or(60).clamp(1, 60) };
         request.multi_pv = self.multi_pv;
+        request.wld = limits.wld;
         if let LevelPlay::Capped { depth, greedy } = level_play(self.level) {
             request.max_depth = request.max_depth.min(depth);
             if greedy {
@@ -199,5 +221,15 @@ mod tests {
         let depth = Limits { depth: Some(3), ..Limits::default() };
         let MovePlan::Search(req) = plan(&Settings::default(), &Position::initial(), &depth) else { panic!() };
         assert_eq!(req.max_depth, 3);
+    }
+
+    #[test]
+    fn wld_reaches_the_request() {
+        let s = Settings::default();
+        let start = Position::initial();
+        assert!(!s.search_request(&start, &Limits::default(), Instant::now()).wld);
+        let wld = Limits { wld: true, ..Limits::default() };
+        assert!(s.search_request(&start, &wld, Instant::now()).wld);
+        assert_eq!((s.hash_mib, s.threads), (DEFAULT_HASH_MIB, 1));
     }
 }

@@ -13,8 +13,9 @@ pub mod gtp;
 pub mod nboard;
 pub mod ugi;
 
-use crate::engine::{LineSource, Output, Settings, run};
+use crate::engine::{LineSource, Output, Settings, allocate_table, run};
 use crate::quote::Quoted;
+use crate::search::tt::AllocError;
 use gtp::Gtp;
 use nboard::Nboard;
 use std::fmt;
@@ -100,8 +101,10 @@ impl FromStr for Protocol {
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input, speaking `protocol`
 /// (recognised from the first line that is not blank when `None`). A person at a terminal is
-/// greeted on stderr.
-pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
+/// greeted on stderr. The transposition table is allocated first: if it cannot be, nothing is read
+/// and the error is returned.
+pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) -> Result<(), AllocError> {
+    let table = allocate_table(&settings)?;
     if std::io::stdin().is_terminal() {
         eprintln!(
             "Magpie {}, an Othello engine. Type help for the commands (or start with nboard, or a GTP command).",
@@ -124,10 +127,11 @@ pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) {
     let protocol = protocol.unwrap_or(detected);
     log::info!("speaking {protocol}");
     match protocol {
-        Protocol::Ugi => run(Ugi::default(), first, lines, out, settings),
-        Protocol::Nboard => run(Nboard::default(), first, lines, out, settings),
-        Protocol::Gtp => run(Gtp::default(), first, lines, out, settings),
+        Protocol::Ugi => run(Ugi::default(), first, lines, out, settings, table),
+        Protocol::Nboard => run(Nboard::default(), first, lines, out, settings, table),
+        Protocol::Gtp => run(Gtp::default(), first, lines, out, settings, table),
     }
+    Ok(())
 }
 
 use nom::IResult;

@@ -16,6 +16,8 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Once the search reaches the end of the game, solve for win, draw or loss only.
+    pub wld: bool,
 }
 
 /// A game clock seen from the side to move.

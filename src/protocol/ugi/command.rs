@@ -79,6 +79,8 @@ pub struct GoParams {
     pub movestogo: Option<u64>,
     /// `infinite`.
     pub infinite: bool,
+    /// `wld`: once the search reaches the end of the game, solve for win, draw or loss only.
+    pub wld: bool,
 }
 
 /// What `query` asks.
@@ -198,6 +200,7 @@ fn parse_go(args: &str) -> Result<GoParams, String> {
     enum Param<'a> {
         Number(&'a str, GoKey, Option<&'a str>),
         Infinite,
+        Wld,
     }
     let key = alt((
         value(GoKey::MoveTime, keyword("movetime")),
@@ -212,14 +215,22 @@ fn parse_go(args: &str) -> Result<GoParams, String> {
     let param = alt((
         map((consumed(key), opt(preceded(space1, word))), |((name, key), text)| Param::Number(name, key, text)),
         map(keyword("infinite"), |_| Param::Infinite),
+        map(keyword("wld"), |_| Param::Wld),
     ));
     let mut parser = many0(preceded(space0, param));
     let (rest, params) = parser.parse(args).map_err(|e| format!("go: unexpected {}", Quoted(&offending(&e))))?;
     let mut go = GoParams::default();
     for param in params {
-        let Param::Number(name, key, text) = param else {
-            go.infinite = true;
-            continue;
+        let (name, key, text) = match param {
+            Param::Number(name, key, text) => (name, key, text),
+            Param::Infinite => {
+                go.infinite = true;
+                continue;
+            }
+            Param::Wld => {
+                go.wld = true;
+                continue;
+            }
         };
         let name = name.to_ascii_lowercase();
         let text = text.ok_or_else(|| format!("go: {name}: missing {}", key.what()))?;
@@ -321,6 +332,11 @@ mod tests {
         assert_eq!((go.movetime, go.depth, go.nodes), (Some(500), Some(4), Some(1000)));
         let Command::Go(go) = ok("go infinite") else { panic!() };
         assert!(go.infinite);
+        let Command::Go(go) = ok("go WLD movetime 100") else { panic!() };
+        assert!(go.wld && !go.infinite);
+        assert_eq!(go.movetime, Some(100));
+        let Command::Go(go) = ok("go depth 3 wld") else { panic!() };
+        assert_eq!((go.depth, go.wld), (Some(3), true));
         // A clock that has run out may be sent negative: read as 0.
         let Command::Go(go) = ok("go wtime -5 btime 100") else { panic!() };
         assert_eq!((go.p2time, go.p1time), (Some(0), Some(100)));
@@ -344,6 +360,8 @@ mod tests {
         assert_eq!(err("go nodes 1e6"), "go: nodes: '1e6' is not a number of nodes");
         assert_eq!(err("go movestogo depth 3"), "go: movestogo: 'depth' is not a number of moves");
         assert_eq!(err("go infinite 5"), "go: unexpected '5'");
+        assert_eq!(err("go wld 5"), "go: unexpected '5'");
+        assert_eq!(err("go wldx"), "go: unexpected 'wldx'");
         assert_eq!(err(&format!("go {}", "x".repeat(500_000))), format!("go: unexpected '{}…'", "x".repeat(80)));
         assert!(err("go sideways 5").contains("'sideways'"));
         assert!(err("position startpos moves f5 z9").contains("z9"));
@@ -368,5 +386,13 @@ mod tests {
             Command::SetOption { name: "Move Overhead".into(), value: "30".into() }
         );
         assert_eq!(ok("setoption name Clear"), Command::SetOption { name: "Clear".into(), value: String::new() });
+        assert_eq!(
+            ok("setoption name Hash value 128"),
+            Command::SetOption { name: "Hash".into(), value: "128".into() }
+        );
+        assert_eq!(
+            ok("setoption name threads value 2"),
+            Command::SetOption { name: "threads".into(), value: "2".into() }
+        );
     }
 }

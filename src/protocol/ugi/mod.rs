@@ -13,13 +13,14 @@ pub use reply::{Reply, discs_text};
 
 use crate::board::{BoardSize, Color, Game, Move, Position};
 use crate::engine::search_thread::Report;
-use crate::engine::settings::{MAX_LEVEL, MovePlan};
+use crate::engine::settings::{MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan};
 use crate::engine::{Context, Flow, Frontend, Latency};
 use crate::eval::EvalKind;
 use crate::formats::{ascii_board, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
 use crate::search::{Clock, Limits, SearchInfo, SearchResult};
 use std::collections::VecDeque;
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 /// The job whose answer is owed to the client.
@@ -29,6 +30,8 @@ enum Active {
     Search {
         id: u64,
         infinite: bool,
+        /// A `go wld`: its solved scores are win/draw/loss bounds.
+        wld: bool,
         stop_requested: bool,
         /// The answer of an infinite search that ended before `stop`.
         held: Option<Option<Move>>,
@@ -51,16 +54,18 @@ struct Queued {
 }
 
 /// The commands `help` lists, one line each.
-const HELP: [&str; 18] = [
+const HELP: [&str; 20] = [
     "Magpie speaks a UCI-shaped protocol (UGI); see protocol.md. Commands:",
     "  ugi | uci                       identify, list the options, answer ugiok (uciok)",
     "  isready                         answer readyok (at once, even while searching)",
-    "  setoption name N value V        Eval, Level (0-10), MoveOverhead (ms), BoardSize (4, 6, 8), MultiPV",
+    "  setoption name N value V        Eval, Level (0-10), MoveOverhead (ms), BoardSize (4, 6, 8), MultiPV,",
+    "                                  Hash (table size in MiB, 1-65536), Threads (1-256)",
     "  uginewgame                      start a new game (forget earlier searches)",
     "  position startpos [moves ...]   the start position, then moves (f5 d6, or pass)",
     "  position fen <64 squares> <X|O> [moves ...]   a position as text (X black, O white, - empty)",
     "  go [movetime ms] [depth n] [nodes n] [p1time ms p2time ms p1inc ms p2inc ms movestogo n] [infinite]",
     "                                  search and answer bestmove (no limit for the mover: 1 s)",
+    "     [wld]                        solve the end for win, draw or loss only",
     "  stop                            stop the search and answer bestmove now",
     "  query p1turn|gameover|result    answer response ...",
     "  d                               show the board",
@@ -120,26 +125,39 @@ impl Ugi {
 
     fn set_option(&mut self, name: &str, value: &str, ctx: &mut Context) {
         let bad = |what: &str| format!("setoption {}: {} is not {what}", clipped(name), Quoted(value));
+        let spin = |range: RangeInclusive<usize>, what: &str| spin_value(name, value, range, what);
         match name.to_ascii_lowercase().replace(' ', "").as_str() {
             "eval" => match value.parse::<EvalKind>() {
                 Ok(kind) => ctx.settings.eval = kind,
                 Err(e) => Ugi::error(ctx, format!("setoption Eval: {e}")),
             },
-            "level" => match value.parse::<u8>() {
-                Ok(level) if level <= MAX_LEVEL => ctx.settings.level = level,
-                _ => Ugi::error(ctx, bad(&format!("a level (0 to {MAX_LEVEL})"))),
+            "level" => match spin(0..=usize::from(MAX_LEVEL), "a level") {
+                Ok(level) => ctx.settings.level = level as u8,
+                Err(e) => Ugi::error(ctx, e),
             },
-            "moveoverhead" => match value.parse::<u64>() {
-                Ok(ms) if ms <= 5000 => ctx.settings.move_overhead = Duration::from_millis(ms),
-                _ => Ugi::error(ctx, bad("a number of milliseconds (0 to 5000)")),
+            "moveoverhead" => match spin(0..=5000, "a number of milliseconds") {
+                Ok(ms) => ctx.settings.move_overhead = Duration::from_millis(ms as u64),
+                Err(e) => Ugi::error(ctx, e),
             },
-            "multipv" => match value.parse::<usize>() {
-                Ok(n) if (1..=64).contains(&n) => ctx.settings.multi_pv = n,
-                _ => Ugi::error(ctx, bad("a number of lines (1 to 64)")),
+            "multipv" => match spin(1..=64, "a number of lines") {
+                Ok(n) => ctx.settings.multi_pv = n,
+                Err(e) => Ugi::error(ctx, e),
             },
             "boardsize" => match value.parse::<usize>().ok().and_then(BoardSize::from_side) {
                 Some(size) => self.board_size = size,
                 None => Ugi::error(ctx, bad("a board size (4, 6 or 8)")),
+            },
+            "hash" => match spin(MIN_HASH_MIB..=MAX_HASH_MIB, "a table size in MiB") {
+                Ok(mib) => {
+                    if let Err(e) = ctx.set_hash(mib) {
+                        Ugi::error(ctx, format!("setoption {}: {e}", clipped(name)));
+                    }
+                }
+                Err(e) => Ugi::error(ctx, e),
+            },
+            "threads" => match spin(1..=MAX_THREADS, "a number of threads") {
+                Ok(threads) => ctx.set_threads(threads),
+                Err(e) => Ugi::error(ctx, e),
             },
             _ => Ugi::error(ctx, format!("unknown option {}", Quoted(name))),
         }
@@ -169,6 +187,7 @@ impl Ugi {
                 moves_to_go: go.movestogo.map(|m| m.min(1000) as u32),
             }),
             infinite: go.infinite,
+            wld: go.wld,
         }
     }
 
@@ -212,6 +231,7 @@ impl Ugi {
                 self.active = Some(Active::Search {
                     id,
                     infinite: limits.infinite,
+                    wld: limits.wld,
                     stop_requested: stop_now,
                     held: None,
                     lines: Vec::new(),
@@ -255,9 +275,9 @@ impl Ugi {
             Some(Active::Held(answer)) | Some(Active::Search { held: Some(answer), .. }) => {
                 self.best_move(answer, ctx);
             }
-            Some(Active::Search { id, infinite, held: None, lines, .. }) => {
+            Some(Active::Search { id, infinite, wld, held: None, lines, .. }) => {
                 ctx.stop_search();
-                self.active = Some(Active::Search { id, infinite, stop_requested: true, held: None, lines });
+                self.active = Some(Active::Search { id, infinite, wld, stop_requested: true, held: None, lines });
             }
             Some(perft @ Active::Perft { .. }) => {
                 ctx.stop_search();
@@ -268,26 +288,28 @@ impl Ugi {
     }
 
     fn iteration(&mut self, id: u64, info: SearchInfo, ctx: &mut Context) {
-        let Some(Active::Search { id: active, lines, .. }) = &mut self.active else { return };
+        let Some(Active::Search { id: active, wld, lines, .. }) = &mut self.active else { return };
         if *active != id {
             return;
         }
+        let wld = *wld;
         if info.multipv.unwrap_or(1) == 1 {
             lines.clear();
         }
         lines.push(info.clone());
-        Ugi::send(ctx, Reply::Info(info));
+        Ugi::send(ctx, Reply::Info { info, wld });
     }
 
     fn finish(&mut self, id: u64, result: SearchResult, ctx: &mut Context) {
-        let Some(Active::Search { id: active_id, infinite, stop_requested, held, lines }) = &mut self.active else {
+        let Some(Active::Search { id: active_id, infinite, wld, stop_requested, held, lines }) = &mut self.active
+        else {
             return;
         };
         if *active_id != id {
             return;
         }
-        for line in final_lines(&result, lines) {
-            Ugi::send(ctx, Reply::Info(line));
+        for info in final_lines(&result, lines) {
+            Ugi::send(ctx, Reply::Info { info, wld: *wld });
         }
         if *infinite && !*stop_requested {
             // An infinite search answers only after `stop`.
@@ -439,6 +461,21 @@ impl Ugi {
     }
 }
 
+/// The value of a spin option named `name`: a whole number within `range`, or the error that names
+/// the value and the range: `setoption Threads: '0' is not a number of threads (1 to 256)`.
+fn spin_value(name: &str, value: &str, range: RangeInclusive<usize>, what: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "setoption {}: {} is not {what} ({} to {})",
+            clipped(name),
+            Quoted(value),
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
 /// The lines repeated before `bestmove`, in rank order: the result's line first (it may come from
 /// an iteration that was stopped part-way), then the other lines of the last complete iteration
 /// (with MultiPV), without the result's move, ranked after it.
@@ -518,5 +555,38 @@ impl Frontend for Ugi {
 
     fn busy(&self) -> bool {
         self.active.is_some() || !self.queue.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spin_values_are_whole_numbers_in_range() {
+        assert_eq!(spin_value("Hash", "128", 1..=65536, "a table size in MiB"), Ok(128));
+        assert_eq!(spin_value("Hash", "+1", 1..=65536, "a table size in MiB"), Ok(1));
+        assert_eq!(
+            spin_value("Hash", "0", 1..=65536, "a table size in MiB"),
+            Err("setoption Hash: '0' is not a table size in MiB (1 to 65536)".to_string())
+        );
+        assert_eq!(
+            spin_value("threads", "999", 1..=256, "a number of threads"),
+            Err("setoption threads: '999' is not a number of threads (1 to 256)".to_string())
+        );
+        assert_eq!(
+            spin_value("Threads", "two", 1..=256, "a number of threads"),
+            Err("setoption Threads: 'two' is not a number of threads (1 to 256)".to_string())
+        );
+        assert_eq!(
+            spin_value("Threads", "", 1..=256, "a number of threads"),
+            Err("setoption Threads: '' is not a number of threads (1 to 256)".to_string())
+        );
+        assert!(spin_value("Hash", "-5", 1..=65536, "a table size in MiB").unwrap_err().contains("'-5'"));
+        assert!(
+            spin_value("Hash", "99999999999999999999999", 1..=65536, "a table size in MiB")
+                .unwrap_err()
+                .contains("'99999999999999999999999'")
+        );
     }
 }

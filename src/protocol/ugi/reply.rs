@@ -2,8 +2,9 @@
 //! lines, `bestmove`, `response`, errors.
 
 use crate::board::Move;
+use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
 use crate::formats::spaced_moves;
-use crate::search::SearchInfo;
+use crate::search::{Bound, SearchInfo};
 use std::fmt;
 
 /// An answer of the protocol, formatted by its `Display`.
@@ -17,7 +18,13 @@ pub enum Reply {
     /// `readyok`.
     ReadyOk,
     /// An `info` line for a search state.
-    Info(SearchInfo),
+    Info {
+        /// The state.
+        info: SearchInfo,
+        /// Whether the search solves for win/draw/loss only (`go wld`): a solved score then says
+        /// `wld` where an exact one says `exact`.
+        wld: bool,
+    },
     /// `info string …`.
     InfoString(String),
     /// `info string error: …`.
@@ -28,6 +35,7 @@ pub enum Reply {
     Response(String),
 }
 
+/// The option lines but those of the search's resources, which come from their constants.
 const OPTION_LINES: [&str; 5] = [
     "option name Eval type combo default magpie var magpie var discs var iagno var sannidhanam var corner-edge",
     "option name Level type spin default 10 min 0 max 10",
@@ -45,19 +53,36 @@ impl fmt::Display for Reply {
                 for line in OPTION_LINES {
                     writeln!(f, "{line}")?;
                 }
+                writeln!(
+                    f,
+                    "option name Hash type spin default {DEFAULT_HASH_MIB} min {MIN_HASH_MIB} max {MAX_HASH_MIB}"
+                )?;
+                writeln!(f, "option name Threads type spin default 1 min 1 max {MAX_THREADS}")?;
                 f.write_str(if *uci { "uciok" } else { "ugiok" })
             }
             Reply::ReadyOk => f.write_str("readyok"),
-            Reply::Info(info) => {
+            Reply::Info { info, wld } => {
                 write!(f, "info depth {} seldepth {}", info.depth, info.seldepth)?;
                 if let Some(rank) = info.multipv {
                     write!(f, " multipv {rank}")?;
                 }
                 write!(f, " score cp {}", info.score)?;
-                if info.exact {
-                    f.write_str(" exact")?;
+                match info.bound {
+                    Bound::Exact => {}
+                    Bound::Lower => f.write_str(" lowerbound")?,
+                    Bound::Upper => f.write_str(" upperbound")?,
                 }
-                write!(f, " nodes {} nps {} time {}", info.nodes, info.nps(), info.time.as_millis())?;
+                if info.exact {
+                    f.write_str(if *wld { " wld" } else { " exact" })?;
+                }
+                write!(
+                    f,
+                    " nodes {} nps {} hashfull {} time {}",
+                    info.nodes,
+                    info.nps(),
+                    info.hashfull,
+                    info.time.as_millis()
+                )?;
                 if !info.pv.is_empty() {
                     write!(f, " pv {}", spaced_moves(&info.pv))?;
                 }
@@ -90,20 +115,42 @@ mod tests {
             seldepth: 4,
             score: -150,
             exact: false,
-            bound: crate::search::Bound::Exact,
+            bound: Bound::Exact,
             nodes: 1000,
             time: Duration::from_millis(10),
             pv: vec!["f5".parse().unwrap(), Move::Pass],
             multipv: None,
-            hashfull: 0,
+            hashfull: 7,
         };
         assert_eq!(
-            Reply::Info(info).to_string(),
-            "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 time 10 pv f5 pass"
+            Reply::Info { info: info.clone(), wld: false }.to_string(),
+            "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
         );
+        // A depth-limited score is never wld, whatever the go asked.
+        assert_eq!(
+            Reply::Info { info: info.clone(), wld: true }.to_string(),
+            "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
+        );
+        let solved = SearchInfo { depth: 14, score: 1800, exact: true, multipv: Some(2), ..info };
+        assert_eq!(
+            Reply::Info { info: solved.clone(), wld: false }.to_string(),
+            "info depth 14 seldepth 4 multipv 2 score cp 1800 exact nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
+        );
+        let won = SearchInfo { score: 200, bound: Bound::Lower, multipv: None, ..solved.clone() };
+        assert!(Reply::Info { info: won, wld: true }.to_string().contains(" score cp 200 lowerbound wld nodes "));
+        let drawn = SearchInfo { score: 0, multipv: None, ..solved.clone() };
+        assert!(Reply::Info { info: drawn, wld: true }.to_string().contains(" score cp 0 wld nodes "));
+        let lost = SearchInfo { score: -200, bound: Bound::Upper, multipv: None, ..solved };
+        assert!(
+            Reply::Info { info: lost.clone(), wld: true }.to_string().contains(" score cp -200 upperbound wld nodes ")
+        );
+        assert!(Reply::Info { info: lost, wld: false }.to_string().contains(" score cp -200 upperbound exact nodes "));
         assert_eq!(Reply::BestMove(Some(Move::Pass)).to_string(), "bestmove pass");
         assert_eq!(Reply::BestMove(None).to_string(), "bestmove none");
-        assert!(Reply::Hello { uci: false }.to_string().ends_with("\nugiok"));
+        let hello = Reply::Hello { uci: false }.to_string();
+        assert!(hello.ends_with("\nugiok"));
+        assert!(hello.contains("\noption name Hash type spin default 64 min 1 max 65536\n"), "{hello}");
+        assert!(hello.contains("\noption name Threads type spin default 1 min 1 max 256\n"), "{hello}");
         assert_eq!(discs_text(-150), "-1.50");
         assert_eq!(discs_text(5), "+0.05");
     }
