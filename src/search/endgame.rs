@@ -2,7 +2,7 @@
 //!
 //! It is entered when the depth to search reaches the number of empty squares. Almost all of its
 //! nodes are null-window nodes ("is the score above alpha?"); only the principal variation is
-//! searched with a wider window ([`Worker::pvs_end`]). By number of empties:
+//! searched with a wider window (`pvs_end`). By number of empties:
 //!
 //! - more than [`SHALLOW_EMPTIES`]: the shared table (exact entries only: their depth is the number
 //!   of empties), a stability cutoff, moves ordered by what they leave the opponent
