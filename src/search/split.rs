@@ -147,7 +147,7 @@ impl Worker {
     /// works under was cut.
     #[inline]
     pub(super) fn halted(&self) -> bool {
-        self.stopped.is_some() || self.aborted
+        self.stopped.is_some() || self.aborted || self.over_budget
     }
 
     /// Whether a node could be split now: another thread is idle.
@@ -207,6 +207,10 @@ impl Worker {
                 }
             }
             pool.idle.fetch_sub(1, Relaxed);
+        }
+        if self.over_budget {
+            // The owner gives this node up: so must its helpers.
+            sp.cut.store(true, Relaxed);
         }
         // The owner's search goes on unless a split point above this one was cut.
         self.aborted = sp.parent.as_deref().is_some_and(SplitPoint::is_cut);

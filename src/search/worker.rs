@@ -78,6 +78,10 @@ pub struct Worker {
     pub(super) aborted: bool,
     /// The innermost split point this worker works under.
     pub(super) split_chain: Option<Arc<SplitPoint>>,
+    /// The node count at which a trial solve gives up (main thread only).
+    pub(super) budget: Option<u64>,
+    /// The trial solve ran out of nodes: everything searched since it started is given up.
+    pub(super) over_budget: bool,
     pub(super) next_check: u64,
     pub(super) tt: Arc<TranspositionTable>,
     pub(super) shared: Arc<Shared>,
@@ -104,6 +108,8 @@ impl Worker {
             stopped: None,
             aborted: false,
             split_chain: None,
+            budget: None,
+            over_budget: false,
             next_check: POLL_INTERVAL,
             tt,
             shared: Arc::new(Shared::new(1)),
@@ -133,6 +139,8 @@ impl Worker {
         self.stopped = None;
         self.aborted = false;
         self.split_chain = None;
+        self.budget = None;
+        self.over_budget = false;
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
     }
 
@@ -150,6 +158,12 @@ impl Worker {
                 self.stopped = Some(StopReason::Stopped);
             }
             return;
+        }
+        if let Some(budget) = self.budget {
+            if self.nodes >= budget {
+                self.over_budget = true;
+            }
+            self.next_check = self.next_check.min(budget.max(self.nodes + 1));
         }
         let total = self.shared.total_nodes();
         let reason = if total >= self.setup.node_limit {
