@@ -112,7 +112,14 @@ impl TranspositionTable {
     /// fills it, so a large table costs nothing to create.
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocError> {
         let mib = mib.clamp(MIN_MIB, MAX_MIB);
-        let buckets = (mib << 20) / BUCKET_BYTES;
+        TranspositionTable::with_buckets((mib << 20) / BUCKET_BYTES).map_err(|_| AllocError { mib })
+    }
+
+    /// A table of exactly `buckets` buckets of four entries (at least one). One bucket is a table
+    /// that in effect remembers nothing, for comparing a search with and without one.
+    pub fn with_buckets(buckets: usize) -> Result<TranspositionTable, AllocError> {
+        let buckets = buckets.max(1);
+        let mib = (buckets * BUCKET_BYTES) >> 20;
         let slots = zeroed_slots((buckets + 1) * BUCKET_SLOTS).ok_or(AllocError { mib })?;
         let misalignment = slots.as_ptr() as usize % BUCKET_BYTES;
         let first = (BUCKET_BYTES - misalignment) % BUCKET_BYTES / std::mem::size_of::<Slot>();
