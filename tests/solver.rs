@@ -8,7 +8,7 @@ mod common;
 use common::Rng;
 use magpie::board::{BoardSize, Move, Position};
 use magpie::eval::EvalKind;
-use magpie::formats::{ObfLine, parse_obf_file};
+use magpie::formats::{ObfLine, parse_moves, parse_obf_file};
 use magpie::search::{Deadlines, NoControl, SearchRequest, SearchResult, Searcher, TranspositionTable};
 use std::sync::Arc;
 
@@ -110,6 +110,24 @@ fn ffo_1_to_39_exact_scores_and_best_moves() {
         assert_eq!(Some(result.info.score / 100), line.best_score(), "FFO #{number}");
         assert!(line.best_moves().contains(&result.best), "FFO #{number}: {} is not a best move", result.best);
     }
+}
+
+#[test]
+fn the_small_boards_solved() {
+    // 4x4 from the start: White wins by 10 (empties counted for the winner).
+    let mut searcher = searcher(1);
+    assert_eq!(solve(&mut searcher, Position::start(BoardSize::Four)).info.score, -1000);
+    // 6x6: White wins 20-16 with perfect play (Feinstein, 1993). Solving the start takes about ten
+    // minutes here, so the test solves the position after ten plies of a perfect line (the line of
+    // Magpie's own solve of the start, -4 all along): 22 empties, still -4 for Black to move.
+    let mut pos = Position::start(BoardSize::Six);
+    for mv in parse_moves("d5 e3 d2 c5 b3 b4 c6 d6 e6 c2").expect("a move list") {
+        pos = pos.try_play(mv).expect("a legal move");
+    }
+    assert_eq!(pos.empty_count(), 22);
+    searcher.clear();
+    let result = solve(&mut searcher, pos);
+    assert_eq!(result.info.score, -400, "{pos}");
 }
 
 #[test]
