@@ -28,6 +28,12 @@ pub const ENDGAME_GAP: u32 = 8;
 /// the exact entries it leaves ordering the iterations after it.
 pub const TRIAL_DEPTH: u32 = 4;
 
+/// Trial solves are tried only once the depth comes within this many plies of the empties: further
+/// from the end a solve within the budget is hopeless, and the trials only took time from the
+/// depth-limited search (without this bound, depth 12 from a position of 50 empties searched 9.4M
+/// nodes in 1.46 s rather than 3.7M in 1.14 s).
+pub const TRIAL_GAP: u32 = 20;
+
 /// A root move with the score and line of its last search.
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -139,7 +145,7 @@ impl Worker {
                 break;
             }
             let next = next_depth(depth, empties, max_depth);
-            if next < empties && max_depth >= empties && depth >= TRIAL_DEPTH {
+            if next < empties && max_depth >= empties && depth >= TRIAL_DEPTH && depth + TRIAL_GAP >= empties {
                 trial_after = Some(depth);
                 depth = empties;
             } else {
