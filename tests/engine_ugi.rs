@@ -46,12 +46,7 @@ fn random_position(rng: &mut Rng) -> Position {
         if pos.is_game_over() {
             break;
         }
-        if pos.must_pass() {
-            pos = pos.pass();
-            continue;
-        }
-        let moves: Vec<_> = pos.legal_moves().iter().collect();
-        pos = pos.play(moves[rng.below(moves.len())]);
+        pos = common::random_step(rng, &pos);
     }
     pos
 }

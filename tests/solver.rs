@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, random_step};
 use magpie::board::{BoardSize, Move, Position};
 use magpie::eval::EvalKind;
 use magpie::formats::{ObfLine, parse_moves, parse_obf_file};
@@ -29,12 +29,7 @@ fn solve(searcher: &mut Searcher, pos: Position) -> SearchResult {
 fn random_position(rng: &mut Rng, size: BoardSize, empties: u32) -> Position {
     let mut pos = Position::start(size);
     while pos.empty_count() > empties && !pos.is_game_over() {
-        if pos.must_pass() {
-            pos = pos.pass();
-            continue;
-        }
-        let moves: Vec<_> = pos.legal_moves().iter().collect();
-        pos = pos.play(moves[rng.below(moves.len())]);
+        pos = random_step(rng, &pos);
     }
     pos
 }
@@ -208,12 +203,7 @@ fn the_move_is_always_legal() {
                 assert!(pos.is_legal(result.best), "{pos}: {}", result.best);
             }
             // Go on with a random move, so that the games differ.
-            pos = if pos.must_pass() {
-                pos.pass()
-            } else {
-                let moves: Vec<_> = pos.legal_moves().iter().collect();
-                pos.play(moves[rng.below(moves.len())])
-            };
+            pos = random_step(&mut rng, &pos);
         }
     }
 }

@@ -46,4 +46,16 @@ pub(crate) mod testing {
         }
         pos
     }
+
+    /// Plain minimax to the end of the game: the exact score (empties to the winner), for
+    /// checking the search on small trees.
+    pub(crate) fn minimax(pos: &Position) -> i32 {
+        if pos.is_game_over() {
+            return pos.final_score();
+        }
+        if pos.must_pass() {
+            return -minimax(&pos.pass());
+        }
+        pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
+    }
 }

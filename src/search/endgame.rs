@@ -445,23 +445,12 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::board::BoardSize;
-    use crate::board::testing::random_position;
+    use crate::board::testing::{minimax, random_position};
     use crate::rng::Rng;
     use crate::search::NoControl;
     use crate::search::tt::TranspositionTable;
     use crate::search::worker::{Setup, Shared};
     use std::sync::Arc;
-
-    /// Plain minimax with exact scores.
-    fn minimax(pos: &Position) -> i32 {
-        if pos.is_game_over() {
-            return pos.final_score();
-        }
-        if pos.must_pass() {
-            return -minimax(&pos.pass());
-        }
-        pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
-    }
 
     fn worker(size: BoardSize) -> Worker {
         let tt = Arc::new(TranspositionTable::new(1).unwrap());

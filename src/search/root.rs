@@ -260,7 +260,7 @@ pub fn decode(code: u8) -> Move {
 mod tests {
     use super::*;
     use crate::board::BoardSize;
-    use crate::board::testing::random_position;
+    use crate::board::testing::{minimax, random_position};
     use crate::eval::EvalKind;
     use crate::rng::Rng;
     use crate::search::Deadlines;
@@ -274,17 +274,6 @@ mod tests {
         let mut request = SearchRequest::new(pos, EvalKind::Magpie);
         request.max_depth = depth;
         searcher().search(&request, &mut NoControl, &mut |_| {})
-    }
-
-    /// Plain minimax with exact scores, for checking the search on small trees.
-    fn minimax(pos: &Position) -> i32 {
-        if pos.is_game_over() {
-            return pos.final_score();
-        }
-        if pos.must_pass() {
-            return -minimax(&pos.pass());
-        }
-        pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
     }
 
     #[test]

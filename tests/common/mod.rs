@@ -155,6 +155,16 @@ impl RefBoard {
 #[allow(unused_imports)]
 pub use magpie::rng::Rng;
 
+/// The position after one random legal move of `pos` (or its pass when it has none); `pos` must
+/// not be a finished game.
+pub fn random_step(rng: &mut Rng, pos: &magpie::board::Position) -> magpie::board::Position {
+    if pos.must_pass() {
+        return pos.pass();
+    }
+    let moves: Vec<_> = pos.legal_moves().iter().collect();
+    pos.play(moves[rng.below(moves.len())])
+}
+
 /// The `magpie` binary driven over pipes, with a reader thread so that reads can time out instead
 /// of hanging a test.
 pub struct Engine {
