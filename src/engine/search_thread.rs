@@ -225,9 +225,8 @@ fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, repo
             Job::NewGame => searcher.clear(),
             Job::Configure { table, threads } => {
                 if !Arc::ptr_eq(&table, &config.table) {
-                    // A new table is empty: a new searcher over it has nothing to clear, where
-                    // `Searcher::set_table` would clear (and so touch) every page of it before the
-                    // next search.
+                    // A new table is empty: a new searcher over it has nothing to clear (clearing
+                    // would touch every page of it before the next search).
                     config.table = table;
                     searcher = config.searcher();
                 }

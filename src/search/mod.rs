@@ -231,13 +231,6 @@ impl Searcher {
         &self.tt
     }
 
-    /// Uses `tt` from the next search on.
-    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
-        self.tt = tt;
-        self.table_context = None;
-        self.table_used = true;
-    }
-
     /// The number of threads.
     pub fn threads(&self) -> usize {
         self.threads
