@@ -5,7 +5,8 @@
 
 use crate::board::{BoardSize, Convention, Game, Position};
 use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, Settings};
-use crate::eval::EvalKind;
+use crate::eval::weights::Weights;
+use crate::eval::{EvalKind, Evaluator};
 use crate::formats::wthor::WthorGame;
 use crate::formats::{parse_moves, parse_obf_file, parse_position};
 use crate::protocol::Protocol;
@@ -13,18 +14,23 @@ use crate::search::Limits;
 use crate::search::tt::AllocError;
 use crate::tools::bench;
 use crate::tools::bestmove::{self, BestMoveRequest};
+use crate::tools::datagen::{self, DatagenRequest, Shard};
 use crate::tools::fit_eval;
 use crate::tools::matches::openings::{Generator, parse_openings};
 use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
 use crate::tools::matches::stats::Sprt;
 use crate::tools::matches::{MatchConfig, MatchError, Mode};
 use crate::tools::perft::{self, PerftRequest};
+use crate::tools::probcut::{self, ProbCutRequest};
 use crate::tools::solve::{self, SolveRequest};
+use crate::tools::train::{self, TrainRequest};
+use crate::tools::wthor_samples::{self, WthorSamplesRequest};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Magpie, an Othello engine.
@@ -42,9 +48,17 @@ struct Cli {
     /// Engine: the protocol to speak (ugi, nboard or gtp); by default recognised from the first line.
     #[arg(long)]
     protocol: Option<Protocol>,
-    /// Engine: the evaluation (magpie, discs, iagno, sannidhanam, corner-edge).
-    #[arg(long, default_value = "magpie")]
+    /// Engine: the evaluation (pattern, heuristic, discs, iagno, sannidhanam, corner-edge).
+    #[arg(long, default_value = "pattern")]
     eval: EvalKind,
+    /// The pattern evaluation's weight file (engine, bestmove, bench, datagen); by default the
+    /// weights built into the binary.
+    #[arg(long, global = true, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench.
+    #[arg(long, global = true, default_value_t = crate::search::DEFAULT_SELECTIVITY,
+          value_parser = clap::value_parser!(u8).range(0..=crate::search::MAX_SELECTIVITY as i64))]
+    selectivity: u8,
     /// Engine: difficulty level, 0 (random mover) to 10 (full strength).
     #[arg(long, default_value_t = MAX_LEVEL, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
     level: u8,
@@ -89,6 +103,122 @@ enum Command {
         #[arg(long)]
         wthor: PathBuf,
     },
+    /// Turn WTHOR games into training samples, scored by perfect play (for `magpie train`).
+    WthorSamples(WthorSamplesArgs),
+    /// Fit the pattern evaluation's weights to training samples and write a weight file.
+    Train(TrainArgs),
+    /// Fit Multi-ProbCut for a weight set (--weights, or the built-in one) and write them together.
+    Probcut(ProbCutArgs),
+    /// Play self-play games and write their positions, scored by search or solved, as training
+    /// samples (for `magpie train`).
+    Datagen(DatagenArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct DatagenArgs {
+    /// Games in all shards together, numbered from 0.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    games: u64,
+    /// The samples file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Random seed: game j of a seed is the same game in any shard and with any threads.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play only the games j with j % N == I (shards' files merge by concatenation).
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
+    /// Worker threads, each playing whole games (the file is the same for any number).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Depth of the search that scores and plays positions above --exact-empties.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Positions with this many empty squares or fewer are solved exactly.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Random plies from the start (drawn again while a depth-4 search scores them beyond ±4 discs).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Percent of the moves above --exact-empties played at random instead of the best.
+    #[arg(long, value_name = "PERCENT", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=100))]
+    random_rate: u32,
+    /// Each thread's transposition table size in MiB [default: 16].
+    #[arg(long, value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(MIN_HASH_MIB as u64..=MAX_HASH_MIB as u64))]
+    hash: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct WthorSamplesArgs {
+    /// A WTHOR directory (its WTH_*.wtb files) or one .wtb file.
+    #[arg(long)]
+    wthor: PathBuf,
+    /// The samples file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Positions with this many empty squares or fewer are solved exactly (the others are scored
+    /// with the game's perfect-play result from 24 empties).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=24))]
+    exact_empties: u32,
+    /// Threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct ProbCutArgs {
+    /// A samples file to draw the positions from.
+    data: PathBuf,
+    /// The weight file to write (the weights and the fits).
+    #[arg(long)]
+    out: PathBuf,
+    /// Positions to search.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    positions: u64,
+    /// The deepest search fitted.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(3..=24))]
+    max_depth: u32,
+    /// Threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// Seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct TrainArgs {
+    /// Sample files (from `magpie datagen` or `magpie wthor-samples`).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The weight file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Conjugate-gradient iterations.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    iterations: u32,
+    /// Percent of each file's records, its last ones, kept out of the fit to measure the error.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=90))]
+    holdout: u32,
+    /// Ridge penalty per weight (in units of one sample).
+    #[arg(long, default_value_t = 2.0)]
+    l2: f64,
+    /// Threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: u64,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -285,8 +415,8 @@ struct BestMoveArgs {
     /// Node budget.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Evaluation: magpie, discs, iagno, sannidhanam or corner-edge.
-    #[arg(long, default_value = "magpie")]
+    /// Evaluation: pattern, heuristic, discs, iagno, sannidhanam or corner-edge.
+    #[arg(long, default_value = "pattern")]
     eval: EvalKind,
     /// Difficulty level, 0 (random mover) to 10 (full strength).
     #[arg(long, default_value_t = MAX_LEVEL, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
@@ -304,7 +434,7 @@ struct BenchArgs {
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
     depth: u32,
     /// Evaluation.
-    #[arg(long, default_value = "magpie")]
+    #[arg(long, default_value = "pattern")]
     eval: EvalKind,
 }
 
@@ -379,6 +509,14 @@ pub enum Request {
     Match(Box<MatchConfig>),
     /// Fit the evaluation's weights to these games (read from `--wthor`).
     FitEval(Vec<WthorGame>),
+    /// Write training samples from WTHOR games.
+    WthorSamples(Box<WthorSamplesRequest>),
+    /// Fit the pattern weights.
+    Train(TrainRequest),
+    /// Fit Multi-ProbCut.
+    ProbCut(Box<ProbCutRequest>),
+    /// Write training samples from self-play.
+    Datagen(Box<DatagenRequest>),
     /// Solve a test suite.
     Solve(SolveRequest),
     /// Run the bench.
@@ -386,7 +524,9 @@ pub enum Request {
         /// Depth of every search.
         depth: u32,
         /// Evaluation.
-        eval: EvalKind,
+        eval: Evaluator,
+        /// Multi-ProbCut's selectivity.
+        selectivity: u8,
     },
     /// Print this text (help or version) and exit successfully.
     Info(String),
@@ -443,6 +583,10 @@ where
             };
         }
     };
+    let weights = match &cli.weights {
+        Some(path) => Arc::new(Weights::read(path).map_err(|e| CliError(format!("--weights {e}")))?),
+        None => Weights::embedded(),
+    };
     match cli.command {
         None => Ok(Request::Engine {
             protocol: cli.protocol,
@@ -453,17 +597,71 @@ where
                 default_movetime: Duration::from_millis(cli.movetime),
                 hash_mib: cli.search.hash as usize,
                 threads: cli.search.threads as usize,
+                weights,
+                selectivity: cli.selectivity,
                 ..Settings::default()
             },
         }),
         Some(Command::Perft(args)) => perft_request(args).map(Request::Perft),
-        Some(Command::Bestmove(args)) => bestmove_request(args).map(Request::BestMove),
-        Some(Command::Bench(args)) => Ok(Request::Bench { depth: args.depth, eval: args.eval }),
+        Some(Command::Bestmove(args)) => bestmove_request(args, weights, cli.selectivity).map(Request::BestMove),
+        Some(Command::Bench(args)) => Ok(Request::Bench {
+            depth: args.depth,
+            eval: Evaluator::with_weights(args.eval, weights),
+            selectivity: cli.selectivity,
+        }),
         Some(Command::Solve(args)) => solve_request(args).map(Request::Solve),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
         Some(Command::FitEval { wthor }) => {
             fit_eval::read_wthor(&wthor).map(Request::FitEval).map_err(|e| CliError(format!("--wthor {e}")))
         }
+        Some(Command::WthorSamples(args)) => {
+            let games = fit_eval::read_wthor(&args.wthor).map_err(|e| CliError(format!("--wthor {e}")))?;
+            Ok(Request::WthorSamples(Box::new(WthorSamplesRequest {
+                games,
+                out: args.out,
+                exact_empties: args.exact_empties,
+                threads: args.threads as usize,
+                progress: !args.no_progress,
+            })))
+        }
+        Some(Command::Probcut(args)) => Ok(Request::ProbCut(Box::new(ProbCutRequest {
+            data: args.data,
+            weights,
+            out: args.out,
+            positions: args.positions as usize,
+            max_depth: args.max_depth,
+            threads: args.threads as usize,
+            seed: args.seed,
+            progress: !args.no_progress,
+        }))),
+        Some(Command::Train(args)) => {
+            if !(args.l2.is_finite() && args.l2 >= 0.0) {
+                return Err(CliError(format!("--l2 {}: expected a number at least 0", args.l2)));
+            }
+            Ok(Request::Train(TrainRequest {
+                data: args.data,
+                out: args.out,
+                iterations: args.iterations,
+                holdout_percent: args.holdout,
+                l2: args.l2,
+                threads: args.threads as usize,
+                progress: !args.no_progress,
+            }))
+        }
+        Some(Command::Datagen(args)) => Ok(Request::Datagen(Box::new(DatagenRequest {
+            games: args.games,
+            out: args.out,
+            seed: args.seed,
+            shard: args.shard,
+            threads: args.threads as usize,
+            depth: args.depth,
+            exact_empties: args.exact_empties,
+            random_plies: args.random_plies,
+            random_percent: args.random_rate,
+            hash_mib: args.hash.map_or(datagen::DEFAULT_HASH_MIB, |mib| mib as usize),
+            eval: Evaluator::with_weights(EvalKind::default(), weights),
+            progress: !args.no_progress,
+        }))),
     }
 }
 
@@ -515,7 +713,7 @@ fn solve_request(args: SolveArgs) -> Result<SolveRequest, CliError> {
     })
 }
 
-fn bestmove_request(args: BestMoveArgs) -> Result<BestMoveRequest, CliError> {
+fn bestmove_request(args: BestMoveArgs, weights: Arc<Weights>, selectivity: u8) -> Result<BestMoveRequest, CliError> {
     let start = start_position(args.fen.as_deref(), args.size, "--fen")?;
     let moves = parse_moves(&args.moves).map_err(|e| CliError(format!("--moves: {e}")))?;
     let mut game = Game::new(start);
@@ -535,6 +733,8 @@ fn bestmove_request(args: BestMoveArgs) -> Result<BestMoveRequest, CliError> {
         level: args.level,
         hash_mib: args.search.hash as usize,
         threads: args.search.threads as usize,
+        weights,
+        selectivity,
         ..Settings::default()
     };
     Ok(BestMoveRequest { position: *game.position(), limits, settings })
@@ -571,7 +771,7 @@ where
         }
         Request::Perft(request) => perft::run(&request, &mut stdout),
         Request::BestMove(request) => bestmove::run(&request, started, &mut stdout),
-        Request::Bench { depth, eval } => bench::run(depth, eval, &mut stdout).map(|_| ()),
+        Request::Bench { depth, eval, selectivity } => bench::run(depth, &eval, selectivity, &mut stdout).map(|_| ()),
         Request::Solve(request) => match solve::run(&request, &mut stdout) {
             Ok(summary) if summary.disagreed > 0 => return ExitCode::FAILURE,
             Ok(_) => Ok(()),
@@ -587,6 +787,10 @@ where
             Err(MatchError::Io(e)) => Err(e),
         },
         Request::FitEval(games) => fit_eval::run(&games, &mut stdout),
+        Request::WthorSamples(request) => wthor_samples::run(&request, &mut stdout),
+        Request::Train(request) => train::run(&request, &mut stdout).map(|_| ()),
+        Request::ProbCut(request) => probcut::run(&request, &mut stdout).map(|_| ()),
+        Request::Datagen(request) => datagen::run(&request, &mut stdout).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -405,8 +405,11 @@ fn analysis_is_from_blacks_point_of_view() {
             pos.final_score_for_black()
         } else {
             let searched = if pos.must_pass() { pos.pass() } else { *pos };
-            let result =
-                searcher.search(&SearchRequest::new(searched, Default::default()), &mut NoControl, &mut |_| {});
+            let result = searcher.search(
+                &SearchRequest::new(searched, magpie::eval::EvalKind::default()),
+                &mut NoControl,
+                &mut |_| {},
+            );
             assert!(result.info.exact);
             let for_searched = result.info.score / 100;
             if searched.side_to_move() == Color::Black { for_searched } else { -for_searched }

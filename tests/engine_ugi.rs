@@ -415,9 +415,17 @@ fn people_commands() {
     assert_eq!(e.recv(), "moves d3 c4 f5 e6");
     e.send("eval");
     let lines = e.until("eval total");
-    assert!(lines.iter().any(|l| l.starts_with("eval mobility raw 0 cp 0")), "{lines:?}");
+    // The pattern evaluation: one line per pattern (no disc on an edge yet) and the constant.
+    assert!(lines.iter().any(|l| l.starts_with("eval edge+2x raw 0 ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("eval constant raw 1 ")), "{lines:?}");
     // The total is the sum of the parts.
     let cp = |l: &str| -> i32 { l.split_whitespace().skip_while(|w| *w != "cp").nth(1).unwrap().parse().unwrap() };
+    let sum: i32 = lines[..lines.len() - 1].iter().map(|l| cp(l)).sum();
+    assert_eq!(cp(lines.last().unwrap()), sum, "{lines:?}");
+    e.send("setoption name Eval value heuristic");
+    e.send("eval");
+    let lines = e.until("eval total");
+    assert!(lines.iter().any(|l| l.starts_with("eval mobility raw 0 cp 0")), "{lines:?}");
     let sum: i32 = lines[..lines.len() - 1].iter().map(|l| cp(l)).sum();
     assert_eq!(cp(lines.last().unwrap()), sum, "{lines:?}");
     e.send("d");

@@ -1,6 +1,7 @@
 //! The search against slow, obviously correct references: the FFO endgames #1-#39 (exact scores
 //! and best moves), plain minimax on random endgames, plain alpha-beta without a table at fixed
-//! depths, and the same exact scores with one thread or two, with a table or (in effect) none.
+//! depths, and the same exact scores with one thread or two, with a table or (in effect) none, and
+//! with Multi-ProbCut at any selectivity.
 //! Run in release mode (`cargo test --release`): the FFO solves take a few seconds there.
 
 mod common;
@@ -9,7 +10,9 @@ use common::{Rng, random_step};
 use magpie::board::{BoardSize, Move, Position};
 use magpie::eval::EvalKind;
 use magpie::formats::{ObfLine, parse_moves, parse_obf_file};
-use magpie::search::{Deadlines, NoControl, SearchRequest, SearchResult, Searcher, TranspositionTable};
+use magpie::search::{
+    Deadlines, MAX_SELECTIVITY, NoControl, SearchRequest, SearchResult, Searcher, TranspositionTable,
+};
 use std::sync::Arc;
 
 fn searcher(threads: usize) -> Searcher {
@@ -19,7 +22,7 @@ fn searcher(threads: usize) -> Searcher {
 }
 
 fn solve(searcher: &mut Searcher, pos: Position) -> SearchResult {
-    let result = searcher.search(&SearchRequest::new(pos, EvalKind::Magpie), &mut NoControl, &mut |_| {});
+    let result = searcher.search(&SearchRequest::new(pos, EvalKind::Heuristic), &mut NoControl, &mut |_| {});
     assert!(result.info.exact, "{pos}: not solved");
     result
 }
@@ -70,7 +73,7 @@ fn alpha_beta(pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         return -alpha_beta(&pos.pass(), depth, -beta, -alpha);
     }
     if depth == 0 {
-        return EvalKind::Magpie.evaluate(pos);
+        return EvalKind::Heuristic.evaluate(pos);
     }
     let mut best = i32::MIN + 1;
     for sq in pos.legal_moves().iter() {
@@ -150,7 +153,7 @@ fn the_search_with_its_table_finds_the_alpha_beta_value_at_fixed_depths() {
     // the last depth is the plain alpha-beta value whatever the move order.
     for (i, pos) in playable_positions(32, BoardSize::Eight, |i| 30 + (i % 24) as u32, 16).into_iter().enumerate() {
         let depth = 3 + (i % 4) as u32;
-        let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+        let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
         request.max_depth = depth;
         let result = searcher(1).search(&request, &mut NoControl, &mut |_| {});
         assert_eq!(result.info.depth, depth);
@@ -176,6 +179,47 @@ fn threads_and_table_change_no_exact_score() {
     }
 }
 
+/// Multi-ProbCut prunes the depth-limited search, never the exact solve: at every selectivity the
+/// pattern evaluation's solves give the perfect-play scores, and a selective score says so.
+#[test]
+fn multi_probcut_changes_no_exact_score() {
+    let solve_at = |searcher: &mut Searcher, pos: Position, selectivity: u8| {
+        let mut request = SearchRequest::new(pos, EvalKind::Pattern);
+        request.selectivity = selectivity;
+        searcher.clear();
+        let result = searcher.search(&request, &mut NoControl, &mut |_| {});
+        assert!(result.info.exact && result.info.selectivity.is_none(), "{pos}: {:?}", result.info);
+        result
+    };
+    let mut searcher = searcher(1);
+    for (_, line) in ffo_file("fforum-1-19.obf") {
+        for selectivity in [0, 2, MAX_SELECTIVITY] {
+            let result = solve_at(&mut searcher, line.position, selectivity);
+            assert_eq!(
+                Some(result.info.score / 100),
+                line.best_score(),
+                "{} at selectivity {selectivity}",
+                line.position
+            );
+        }
+    }
+    for pos in playable_positions(34, BoardSize::Eight, |i| 14 + (i % 6) as u32, 12) {
+        let reference = solve_at(&mut searcher, pos, 0).info.score;
+        assert_eq!(solve_at(&mut searcher, pos, MAX_SELECTIVITY).info.score, reference, "{pos}");
+    }
+    // It does prune the depth-limited search, and says so.
+    let pos = playable_positions(35, BoardSize::Eight, |_| 40, 1)[0];
+    let nodes = |selectivity: u8| {
+        let mut request = SearchRequest::new(pos, EvalKind::Pattern);
+        request.max_depth = 10;
+        request.selectivity = selectivity;
+        let result = Searcher::with_hash(16).expect("a table").search(&request, &mut NoControl, &mut |_| {});
+        assert_eq!(result.info.selectivity, (selectivity > 0).then_some(selectivity));
+        result.info.nodes
+    };
+    assert!(nodes(MAX_SELECTIVITY) < nodes(0), "{pos}");
+}
+
 #[test]
 fn the_move_is_always_legal() {
     // Every kind of limit, on every board size, from the start to the end of random games.
@@ -185,7 +229,7 @@ fn the_move_is_always_legal() {
         let size = BoardSize::ALL[game % 3];
         let mut pos = Position::start(size);
         while !pos.is_game_over() {
-            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
             match rng.below(4) {
                 0 => request.max_depth = 1 + rng.below(8) as u32,
                 1 => request.node_limit = Some(1 + rng.below(5000) as u64),

@@ -3,10 +3,12 @@
 //! at once, or search with which request.
 
 use crate::board::{Move, Position};
-use crate::eval::EvalKind;
+use crate::eval::weights::Weights;
+use crate::eval::{EvalKind, Evaluator};
 use crate::rng::Rng;
 use crate::search::{Deadlines, Limits, SearchRequest, tt};
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The strongest level: no cap.
@@ -29,6 +31,9 @@ pub const DEFAULT_HASH_MIB: usize = tt::DEFAULT_MIB;
 pub struct Settings {
     /// The evaluation at the leaves (levels 2 and up).
     pub eval: EvalKind,
+    /// The pattern evaluation's weights: the embedded ones, or a file's (`--weights`, the
+    /// `Weights` option).
+    pub weights: Arc<Weights>,
     /// Difficulty level, 0 (random mover) to [`MAX_LEVEL`] (full strength).
     pub level: u8,
     /// Time kept in hand for the answer to reach the client.
@@ -38,6 +43,9 @@ pub struct Settings {
     pub default_movetime: Duration,
     /// How many best moves a search scores and reports (UGI `MultiPV`).
     pub multi_pv: usize,
+    /// Multi-ProbCut's selectivity, 0 (off) to [`crate::search::MAX_SELECTIVITY`] (the
+    /// `Selectivity` option).
+    pub selectivity: u8,
     /// The size of the transposition table, in MiB ([`MIN_HASH_MIB`] to [`MAX_HASH_MIB`]). The
     /// engine changes it with [`crate::engine::Context::set_hash`], which allocates the table.
     pub hash_mib: usize,
@@ -50,10 +58,12 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             eval: EvalKind::default(),
+            weights: Weights::embedded(),
             level: MAX_LEVEL,
             move_overhead: Duration::from_millis(10),
             default_movetime: Duration::from_millis(1000),
             multi_pv: 1,
+            selectivity: crate::search::DEFAULT_SELECTIVITY,
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
         }
@@ -158,19 +168,25 @@ impl Settings {
         MovePlan::Search(self.search_request(pos, limits, received))
     }
 
+    /// The evaluation with its weights.
+    pub fn evaluator(&self) -> Evaluator {
+        Evaluator::with_weights(self.eval, Arc::clone(&self.weights))
+    }
+
     /// The search for `pos` under `limits` at this level, the clock having started at `received`.
     pub fn search_request(&self, pos: &Position, limits: &Limits, received: Instant) -> Box<SearchRequest> {
-        let mut request = SearchRequest::new(*pos, self.eval);
+        let mut request = SearchRequest::new(*pos, self.evaluator());
         request.start = received;
         request.deadlines = Deadlines::plan(limits, pos.empty_count(), received, self.move_overhead);
         request.node_limit = if limits.infinite { None } else { limits.nodes };
         request.max_depth = if limits.infinite { 60 } else { limits.depth.unwrap_or(60).clamp(1, 60) };
         request.multi_pv = self.multi_pv;
+        request.selectivity = self.selectivity;
         request.wld = limits.wld;
         if let LevelPlay::Capped { depth, greedy } = level_play(self.level) {
             request.max_depth = request.max_depth.min(depth);
             if greedy {
-                request.eval = EvalKind::Discs;
+                request.eval = EvalKind::Discs.into();
             }
         }
         Box::new(request)
@@ -212,7 +228,7 @@ mod tests {
             match level_play(level) {
                 LevelPlay::Capped { depth, greedy } => {
                     assert_eq!(req.max_depth, depth);
-                    assert_eq!(req.eval == EvalKind::Discs, greedy);
+                    assert_eq!(req.eval.kind() == EvalKind::Discs, greedy);
                 }
                 LevelPlay::Full => assert_eq!(req.max_depth, 60),
                 LevelPlay::Random => unreachable!(),

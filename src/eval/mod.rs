@@ -1,15 +1,21 @@
 //! Evaluations: a score in centi-discs for the side to move, estimating the final disc
-//! difference. Magpie's own hand-made evaluation is the default; the classic course engines'
-//! evaluations are selectable by name for play, difficulty levels and comparison.
+//! difference. The trained pattern evaluation ([`pattern`], [`weights`]) is the default on 8x8;
+//! Magpie's hand-made evaluation ([`heuristic`]) scores the 4x4 and 6x6 boards, and stays
+//! selectable on 8x8 beside the classic course engines' evaluations, for play, difficulty levels
+//! and comparison. An [`Evaluator`] is an evaluation with the pattern weights it uses.
 
 pub mod classic;
 pub mod features;
 pub mod heuristic;
+pub mod pattern;
+pub mod weights;
 
-use crate::board::Position;
+use crate::board::{BoardSize, Position};
 use crate::quote::Quoted;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+use weights::Weights;
 
 /// One named term of an evaluation: its raw feature value and its contribution in centi-discs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,9 +31,11 @@ pub struct EvalPart {
 /// Which evaluation the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum EvalKind {
-    /// Magpie's hand-made evaluation (mobility, frontier, corners, stability, parity).
+    /// The pattern evaluation with trained weights (the hand-made one on 4x4 and 6x6).
     #[default]
-    Magpie,
+    Pattern,
+    /// Magpie's hand-made evaluation (mobility, frontier, corners, stability, parity).
+    Heuristic,
     /// Disc difference.
     Discs,
     /// GNOME Iagno's static square weights.
@@ -40,13 +48,20 @@ pub enum EvalKind {
 
 impl EvalKind {
     /// Every evaluation, the default first.
-    pub const ALL: [EvalKind; 5] =
-        [EvalKind::Magpie, EvalKind::Discs, EvalKind::Iagno, EvalKind::Sannidhanam, EvalKind::CornerEdge];
+    pub const ALL: [EvalKind; 6] = [
+        EvalKind::Pattern,
+        EvalKind::Heuristic,
+        EvalKind::Discs,
+        EvalKind::Iagno,
+        EvalKind::Sannidhanam,
+        EvalKind::CornerEdge,
+    ];
 
     /// The name used in options and on the command line.
     pub const fn name(self) -> &'static str {
         match self {
-            EvalKind::Magpie => "magpie",
+            EvalKind::Pattern => "pattern",
+            EvalKind::Heuristic => "heuristic",
             EvalKind::Discs => "discs",
             EvalKind::Iagno => "iagno",
             EvalKind::Sannidhanam => "sannidhanam",
@@ -54,11 +69,13 @@ impl EvalKind {
         }
     }
 
-    /// The score of `pos` in centi-discs for the side to move, within ±6400.
+    /// The score of `pos` in centi-discs for the side to move, within ±6400 (the pattern
+    /// evaluation with the embedded weights).
     #[inline]
     pub fn evaluate(self, pos: &Position) -> i32 {
         match self {
-            EvalKind::Magpie => heuristic::evaluate(pos),
+            EvalKind::Pattern => Evaluator::new(self).evaluate(pos),
+            EvalKind::Heuristic => heuristic::evaluate(pos),
             EvalKind::Discs => classic::discs(pos),
             EvalKind::Iagno => classic::weighted(classic::iagno_table(pos.size()), pos),
             EvalKind::Sannidhanam => classic::weighted(classic::sannidhanam_table(pos.size()), pos),
@@ -70,7 +87,8 @@ impl EvalKind {
     /// to ±6400).
     pub fn parts(self, pos: &Position) -> Vec<EvalPart> {
         match self {
-            EvalKind::Magpie => heuristic::parts(pos),
+            EvalKind::Pattern => Evaluator::new(self).parts(pos),
+            EvalKind::Heuristic => heuristic::parts(pos),
             EvalKind::Discs => {
                 vec![EvalPart { name: "discs", raw: pos.disc_difference(), score: classic::discs(pos) }]
             }
@@ -78,6 +96,81 @@ impl EvalKind {
             EvalKind::Sannidhanam => classic::weighted_parts(classic::sannidhanam_table(pos.size()), pos),
             EvalKind::CornerEdge => classic::corner_edge_parts(pos),
         }
+    }
+}
+
+/// An evaluation and the pattern weights it uses (those embedded in the binary unless others
+/// were loaded).
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    kind: EvalKind,
+    weights: Arc<Weights>,
+}
+
+impl Evaluator {
+    /// `kind` with the embedded weights.
+    pub fn new(kind: EvalKind) -> Evaluator {
+        Evaluator { kind, weights: Weights::embedded() }
+    }
+
+    /// `kind` with `weights`.
+    pub fn with_weights(kind: EvalKind, weights: Arc<Weights>) -> Evaluator {
+        Evaluator { kind, weights }
+    }
+
+    /// The evaluation.
+    pub fn kind(&self) -> EvalKind {
+        self.kind
+    }
+
+    /// The pattern weights.
+    pub fn weights(&self) -> &Arc<Weights> {
+        &self.weights
+    }
+
+    /// Whether the pattern weights score `pos`.
+    #[inline]
+    fn uses_patterns(&self, pos: &Position) -> bool {
+        self.kind == EvalKind::Pattern && pos.size() == BoardSize::Eight
+    }
+
+    /// The score of `pos` in centi-discs for the side to move, within ±6400.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self.kind {
+            EvalKind::Pattern if pos.size() == BoardSize::Eight => self.weights.evaluate(pos.player(), pos.opponent()),
+            EvalKind::Pattern => heuristic::evaluate(pos),
+            kind => kind.evaluate(pos),
+        }
+    }
+
+    /// The terms that make up [`Evaluator::evaluate`]: for the patterns, each pattern's placements
+    /// summed (`raw` is how many placements hold a disc) and the stage's constant.
+    pub fn parts(&self, pos: &Position) -> Vec<EvalPart> {
+        if !self.uses_patterns(pos) {
+            return match self.kind {
+                EvalKind::Pattern => heuristic::parts(pos),
+                kind => kind.parts(pos),
+            };
+        }
+        let table = self.weights.stage(pattern::stage(pos.empty_count()));
+        let indices = pattern::feature_indices(pos.player(), pos.opponent());
+        let mut parts: Vec<EvalPart> =
+            pattern::PATTERNS.iter().map(|p| EvalPart { name: p.name, raw: 0, score: 0 }).collect();
+        for (i, &index) in indices.iter().enumerate() {
+            let part = &mut parts[pattern::FEATURE_PATTERN[i]];
+            part.score += i32::from(table[index as usize]);
+            part.raw += i32::from(index as usize != pattern::OFFSETS[pattern::FEATURE_PATTERN[i]]);
+        }
+        let constant = table[pattern::constant_index(pos.empty_count())];
+        parts.push(EvalPart { name: "constant", raw: 1, score: i32::from(constant) });
+        parts
+    }
+}
+
+impl From<EvalKind> for Evaluator {
+    fn from(kind: EvalKind) -> Evaluator {
+        Evaluator::new(kind)
     }
 }
 
@@ -113,7 +206,6 @@ impl FromStr for EvalKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSize;
 
     #[test]
     fn names_round_trip() {
@@ -136,7 +228,11 @@ mod tests {
                     assert!(v.abs() <= 6400, "{e} on {size}: {v}");
                     let sum: i32 = e.parts(&pos).iter().map(|p| p.score).sum();
                     assert_eq!(sum.clamp(-6400, 6400), v, "{e} on {size}");
-                    assert_eq!(e.evaluate(&pos.pass()), -v + if e == EvalKind::Magpie { parity(&pos) } else { 0 });
+                    if e != EvalKind::Pattern || size != BoardSize::Eight {
+                        let parity =
+                            if matches!(e, EvalKind::Heuristic | EvalKind::Pattern) { parity(&pos) } else { 0 };
+                        assert_eq!(e.evaluate(&pos.pass()), -v + parity);
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ pub mod ggf;
 pub mod move_list;
 pub mod obf;
 pub mod position_text;
+pub mod samples;
 pub mod wthor;
 
 pub use ascii::{ascii_board, parse_ascii_board};

@@ -457,7 +457,8 @@ mod tests {
         let mut w = Worker::new(0, Arc::clone(&tt));
         let setup = Setup {
             size,
-            eval: crate::eval::EvalKind::default(),
+            eval: crate::eval::EvalKind::default().into(),
+            probcut: None,
             draw_for_black: 0,
             node_limit: u64::MAX,
             hard_deadline: None,

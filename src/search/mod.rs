@@ -30,7 +30,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::board::{Move, Position};
-use crate::eval::EvalKind;
+use crate::eval::{EvalKind, Evaluator};
 pub use limits::{Clock, Deadlines, Limits, StopReason};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -58,7 +58,7 @@ pub struct SearchRequest {
     /// When the clock started (the moment the command was read).
     pub start: Instant,
     /// The evaluation at the leaves.
-    pub eval: EvalKind,
+    pub eval: Evaluator,
     /// How many best moves to score exactly and report (1 for a plain search).
     pub multi_pv: usize,
     /// The value of a drawn game for Black, in centi-discs (NBoard's contempt); White's is its
@@ -66,21 +66,45 @@ pub struct SearchRequest {
     pub draw_score_for_black: i32,
     /// Solve for win, draw or loss only, not the exact score (once the search reaches the end).
     pub wld: bool,
+    /// Multi-ProbCut's selectivity, 0 (none, the default of [`SearchRequest::new`]) to
+    /// [`MAX_SELECTIVITY`]: see [`probcut_t`].
+    pub selectivity: u8,
 }
+
+/// The most selective Multi-ProbCut level.
+pub const MAX_SELECTIVITY: u8 = 5;
+
+/// Multi-ProbCut's confidence factor t at each selectivity level: a cut needs the shallow search
+/// to predict the deep one beyond the window by t standard deviations (t = 3.3 is wrong about
+/// once in 2000 cuts if the errors are normal, t = 1.1 about once in 7). Level 0 turns it off.
+pub fn probcut_t(selectivity: u8) -> Option<f32> {
+    match selectivity {
+        0 => None,
+        1 => Some(3.3),
+        2 => Some(2.6),
+        3 => Some(2.0),
+        4 => Some(1.5),
+        _ => Some(1.1),
+    }
+}
+
+/// The engine's selectivity unless told otherwise (the `Selectivity` option, `--selectivity`).
+pub const DEFAULT_SELECTIVITY: u8 = 4;
 
 impl SearchRequest {
     /// A request with no limit but `max_depth`, starting now.
-    pub fn new(position: Position, eval: EvalKind) -> SearchRequest {
+    pub fn new(position: Position, eval: impl Into<Evaluator>) -> SearchRequest {
         SearchRequest {
             position,
             max_depth: 60,
             node_limit: None,
             deadlines: Deadlines::default(),
             start: Instant::now(),
-            eval,
+            eval: eval.into(),
             multi_pv: 1,
             draw_score_for_black: 0,
             wld: false,
+            selectivity: 0,
         }
     }
 }
@@ -110,6 +134,9 @@ pub struct SearchInfo {
     pub multipv: Option<u32>,
     /// Permille of the transposition table filled by this search.
     pub hashfull: u32,
+    /// The Multi-ProbCut selectivity level behind a score that is not exact; `None` when the
+    /// search cut nothing by ProbCut.
+    pub selectivity: Option<u8>,
 }
 
 /// What a score is.
@@ -164,6 +191,7 @@ pub fn unsearched(best: Move, score: i32, time: Duration) -> SearchResult {
             pv: vec![best],
             multipv: None,
             hashfull: 0,
+            selectivity: None,
         },
         stopped: None,
     }
@@ -186,7 +214,7 @@ pub struct Searcher {
     threads: usize,
     /// The evaluation and value of a draw that the table's depth-limited entries were computed
     /// with: they mean nothing under others.
-    table_context: Option<(EvalKind, i32)>,
+    table_context: Option<(EvalKind, u64, i32, u8)>,
     /// Whether a search wrote to the table since it was last cleared (clearing touches every
     /// page: 9 ms for 64 MiB, 65 ms the first time).
     table_used: bool,
@@ -267,9 +295,10 @@ impl Searcher {
             return unsearched(Move::Pass, 0, request.start.elapsed());
         }
         let draw_for_black = request.draw_score_for_black.clamp(-MAX_DRAW_SCORE, MAX_DRAW_SCORE);
-        if self.table_context != Some((request.eval, draw_for_black)) {
+        let context = (request.eval.kind(), request.eval.weights().hash(), draw_for_black, request.selectivity);
+        if self.table_context != Some(context) {
             self.clear();
-            self.table_context = Some((request.eval, draw_for_black));
+            self.table_context = Some(context);
         }
         self.table_used = true;
         self.tt.new_search();
@@ -277,13 +306,15 @@ impl Searcher {
         let shared = Arc::new(Shared::new(threads));
         let setup = Setup {
             size: root.size(),
-            eval: request.eval,
+            eval: request.eval.clone(),
             draw_for_black,
             node_limit: request.node_limit.unwrap_or(u64::MAX).max(1),
             hard_deadline: request.deadlines.hard,
+            probcut: probcut_t(request.selectivity)
+                .filter(|_| request.eval.kind() == EvalKind::Pattern && !request.eval.weights().probcut().is_empty()),
         };
         for worker in &mut self.workers[..threads] {
-            worker.prepare(&self.tt, &shared, setup);
+            worker.prepare(&self.tt, &shared, setup.clone());
         }
         let tt = &self.tt;
         let (main, helpers) = self.workers.split_at_mut(1);

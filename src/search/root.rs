@@ -125,6 +125,7 @@ impl Worker {
                 pv: m.pv.iter().map(|&c| decode(c)).collect(),
                 multipv: (lines > 1).then_some(rank as u32),
                 hashfull: 0,
+                selectivity: (!exact && self.setup.probcut.is_some()).then_some(request.selectivity),
             };
             result.best = decode(root_moves[best_index].square);
             result.info = info(&root_moves[best_index], 1, self.nodes);
@@ -271,7 +272,7 @@ mod tests {
     }
 
     fn search(pos: Position, depth: u32) -> SearchResult {
-        let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+        let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
         request.max_depth = depth;
         searcher().search(&request, &mut NoControl, &mut |_| {})
     }
@@ -310,7 +311,7 @@ mod tests {
 
     #[test]
     fn depth_limited_search_reports_each_iteration() {
-        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Heuristic);
         request.max_depth = 5;
         let mut depths = Vec::new();
         let result = searcher().search(&request, &mut NoControl, &mut |info| depths.push(info.depth));
@@ -323,7 +324,7 @@ mod tests {
 
     #[test]
     fn node_limit_and_immediate_stop_still_give_a_legal_move() {
-        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Heuristic);
         request.node_limit = Some(1);
         let result = searcher().search(&request, &mut NoControl, &mut |_| {});
         assert_eq!(result.stopped, Some(StopReason::Nodes));
@@ -335,12 +336,12 @@ mod tests {
                 Some(StopReason::Stopped)
             }
         }
-        let request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        let request = SearchRequest::new(Position::initial(), EvalKind::Heuristic);
         let result = searcher().search(&request, &mut StopNow, &mut |_| {});
         assert_eq!(result.stopped, Some(StopReason::Stopped));
         assert!(Position::initial().is_legal(result.best));
 
-        let mut request = SearchRequest::new(Position::initial(), EvalKind::Magpie);
+        let mut request = SearchRequest::new(Position::initial(), EvalKind::Heuristic);
         request.deadlines = Deadlines { soft: Some(Instant::now()), hard: Some(Instant::now()) };
         let result = searcher().search(&request, &mut NoControl, &mut |_| {});
         assert!(Position::initial().is_legal(result.best));
@@ -354,7 +355,7 @@ mod tests {
             if pos.legal_moves().len() < 2 {
                 continue;
             }
-            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
             request.multi_pv = 3;
             let mut last = Vec::new();
             searcher().search(&request, &mut NoControl, &mut |info| {
@@ -391,7 +392,7 @@ mod tests {
         };
         // Beyond ±99 a draw would rank above a win or below a loss: the search keeps it within.
         for (contempt, used) in [(-6400, -99), (-99, -99), (0, 0), (50, 50), (100, 99)] {
-            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
             request.draw_score_for_black = contempt;
             let result = searcher().search(&request, &mut NoControl, &mut |_| {});
             assert!(result.info.exact);

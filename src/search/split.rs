@@ -321,7 +321,7 @@ mod tests {
             if pos.legal_moves().is_empty() {
                 continue;
             }
-            let request = SearchRequest::new(pos, EvalKind::Magpie);
+            let request = SearchRequest::new(pos, EvalKind::Heuristic);
             let one = searcher(1).search(&request, &mut NoControl, &mut |_| {});
             let both = two.search(&request, &mut NoControl, &mut |_| {});
             assert!(one.info.exact && both.info.exact);
@@ -340,7 +340,7 @@ mod tests {
             if pos.legal_moves().is_empty() {
                 continue;
             }
-            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
             request.max_depth = 7;
             let one = searcher(1).search(&request, &mut NoControl, &mut |_| {});
             let two = searcher(2).search(&request, &mut NoControl, &mut |_| {});

@@ -10,7 +10,7 @@ use super::split::{SplitPoint, SplitPool};
 use super::tt::TranspositionTable;
 use super::{MAX_PLY, SearchControl, StopReason};
 use crate::board::{BoardSize, Color, Position};
-use crate::eval::EvalKind;
+use crate::eval::{EvalKind, Evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -49,16 +49,19 @@ impl Shared {
 }
 
 /// What a search is asked, as the worker needs it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Setup {
     /// The board size.
     pub size: BoardSize,
     /// The evaluation at the leaves.
-    pub eval: EvalKind,
+    pub eval: Evaluator,
     /// The value of a draw for Black (clamped to ±[`MAX_DRAW_SCORE`]).
     pub draw_for_black: i32,
     /// The node budget of the whole search (all threads).
     pub node_limit: u64,
+    /// Multi-ProbCut's confidence factor t (cut when the shallow search is t·σ beyond the
+    /// window), or `None` for no ProbCut.
+    pub probcut: Option<f32>,
     /// When to abort.
     pub hard_deadline: Option<Instant>,
 }
@@ -115,7 +118,8 @@ impl Worker {
             shared: Arc::new(Shared::new(1)),
             setup: Setup {
                 size: BoardSize::Eight,
-                eval: EvalKind::default(),
+                eval: Evaluator::new(EvalKind::default()),
+                probcut: None,
                 draw_for_black: 0,
                 node_limit: u64::MAX,
                 hard_deadline: None,
@@ -131,7 +135,6 @@ impl Worker {
     pub fn prepare(&mut self, tt: &Arc<TranspositionTable>, shared: &Arc<Shared>, setup: Setup) {
         self.tt = Arc::clone(tt);
         self.shared = Arc::clone(shared);
-        self.setup = setup;
         self.playable = setup.size.playable();
         self.squares = setup.size.squares() as i32;
         self.nodes = 0;
@@ -142,6 +145,7 @@ impl Worker {
         self.budget = None;
         self.over_budget = false;
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
+        self.setup = setup;
     }
 
     /// Checks the stop flag; the main thread also checks the node budget, the deadline and the

@@ -3,7 +3,7 @@
 //! the search quote it), and the speed.
 
 use crate::board::{Game, Position};
-use crate::eval::EvalKind;
+use crate::eval::Evaluator;
 use crate::formats::{parse_moves, parse_position};
 use crate::search::{NoControl, SearchRequest, Searcher};
 use std::io::{self, Write};
@@ -52,12 +52,13 @@ pub fn positions() -> Vec<Position> {
 }
 
 /// Runs the bench at `depth` with evaluation `eval` and writes one line per position and a total.
-pub fn run(depth: u32, eval: EvalKind, out: &mut impl Write) -> io::Result<u64> {
+pub fn run(depth: u32, eval: &Evaluator, selectivity: u8, out: &mut impl Write) -> io::Result<u64> {
     let mut searcher = Searcher::new();
     let mut total_nodes = 0;
     let started = Instant::now();
     for (i, pos) in positions().iter().enumerate() {
-        let mut request = SearchRequest::new(*pos, eval);
+        let mut request = SearchRequest::new(*pos, eval.clone());
+        request.selectivity = selectivity;
         request.max_depth = depth;
         searcher.clear();
         let result = searcher.search(&request, &mut NoControl, &mut |_| {});
@@ -74,7 +75,8 @@ pub fn run(depth: u32, eval: EvalKind, out: &mut impl Write) -> io::Result<u64> 
     let time = started.elapsed().as_secs_f64();
     writeln!(
         out,
-        "bench depth {depth} eval {eval}: {} positions, nodes {total_nodes}, time {time:.3} s, nps {}",
+        "bench depth {depth} eval {} selectivity {selectivity}: {} positions, nodes {total_nodes}, time {time:.3} s, nps {}",
+        eval.kind(),
         positions().len(),
         (total_nodes as f64 / time.max(1e-9)) as u64
     )?;

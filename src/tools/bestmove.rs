@@ -61,7 +61,7 @@ fn search(
         MovePlan::Search(request) => request,
         MovePlan::Immediate { reason: ImmediateReason::OnlyMove, .. } => settings.search_request(pos, limits, started),
         MovePlan::Immediate { mv: Move::Play(sq), .. } => {
-            let score = -settings.eval.evaluate(&pos.play(sq));
+            let score = -settings.evaluator().evaluate(&pos.play(sq));
             return Some(unsearched(Move::Play(sq), score, started.elapsed()));
         }
         MovePlan::Immediate { .. } | MovePlan::GameOver => return None,

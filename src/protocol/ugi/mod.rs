@@ -16,11 +16,14 @@ use crate::engine::search_thread::Report;
 use crate::engine::settings::{MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan};
 use crate::engine::{Context, Flow, Frontend, Latency};
 use crate::eval::EvalKind;
+use crate::eval::weights::Weights;
 use crate::formats::{ascii_board, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
-use crate::search::{Clock, Limits, SearchInfo, SearchResult};
+use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult};
 use std::collections::VecDeque;
 use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The job whose answer is owed to the client.
@@ -54,11 +57,12 @@ struct Queued {
 }
 
 /// The commands `help` lists, one line each.
-const HELP: [&str; 20] = [
+const HELP: [&str; 21] = [
     "Magpie speaks a UCI-shaped protocol (UGI); see protocol.md. Commands:",
     "  ugi | uci                       identify, list the options, answer ugiok (uciok)",
     "  isready                         answer readyok (at once, even while searching)",
-    "  setoption name N value V        Eval, Level (0-10), MoveOverhead (ms), BoardSize (4, 6, 8), MultiPV,",
+    "  setoption name N value V        Eval, Weights (a file, or <embedded>), Level (0-10), MoveOverhead (ms),",
+    "                                  BoardSize (4, 6, 8), MultiPV, Selectivity (0 off to 5, ProbCut),",
     "                                  Hash (table size in MiB, 1-65536), Threads (1-256)",
     "  uginewgame                      start a new game (forget earlier searches)",
     "  position startpos [moves ...]   the start position, then moves (f5 d6, or pass)",
@@ -131,12 +135,23 @@ impl Ugi {
                 Ok(kind) => ctx.settings.eval = kind,
                 Err(e) => Ugi::error(ctx, format!("setoption Eval: {e}")),
             },
+            "weights" => match value.trim() {
+                "" | "<embedded>" => ctx.settings.weights = Weights::embedded(),
+                path => match Weights::read(Path::new(path)) {
+                    Ok(weights) => ctx.settings.weights = Arc::new(weights),
+                    Err(e) => Ugi::error(ctx, format!("setoption Weights: {e}")),
+                },
+            },
             "level" => match spin(0..=usize::from(MAX_LEVEL), "a level") {
                 Ok(level) => ctx.settings.level = level as u8,
                 Err(e) => Ugi::error(ctx, e),
             },
             "moveoverhead" => match spin(0..=5000, "a number of milliseconds") {
                 Ok(ms) => ctx.settings.move_overhead = Duration::from_millis(ms as u64),
+                Err(e) => Ugi::error(ctx, e),
+            },
+            "selectivity" => match spin(0..=usize::from(MAX_SELECTIVITY), "a selectivity level") {
+                Ok(level) => ctx.settings.selectivity = level as u8,
                 Err(e) => Ugi::error(ctx, e),
             },
             "multipv" => match spin(1..=64, "a number of lines") {
@@ -410,11 +425,12 @@ impl Ugi {
             ));
             return;
         }
-        let kind = ctx.settings.eval;
-        for part in kind.parts(pos) {
+        let evaluator = ctx.settings.evaluator();
+        let kind = evaluator.kind();
+        for part in evaluator.parts(pos) {
             ctx.line(&format!("eval {} raw {} cp {}", part.name, part.raw, part.score));
         }
-        let cp = kind.evaluate(pos);
+        let cp = evaluator.evaluate(pos);
         ctx.line(&format!("eval total cp {cp} ({} for {side}, evaluation {kind})", discs_text(cp)));
     }
 

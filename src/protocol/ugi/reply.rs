@@ -4,7 +4,7 @@
 use crate::board::Move;
 use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
 use crate::formats::spaced_moves;
-use crate::search::{Bound, SearchInfo};
+use crate::search::{Bound, DEFAULT_SELECTIVITY, MAX_SELECTIVITY, SearchInfo};
 use std::fmt;
 
 /// An answer of the protocol, formatted by its `Display`.
@@ -36,8 +36,9 @@ pub enum Reply {
 }
 
 /// The option lines but those of the search's resources, which come from their constants.
-const OPTION_LINES: [&str; 5] = [
-    "option name Eval type combo default magpie var magpie var discs var iagno var sannidhanam var corner-edge",
+const OPTION_LINES: [&str; 6] = [
+    "option name Eval type combo default pattern var pattern var heuristic var discs var iagno var sannidhanam var corner-edge",
+    "option name Weights type string default <embedded>",
     "option name Level type spin default 10 min 0 max 10",
     "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name BoardSize type combo default 8 var 4 var 6 var 8",
@@ -53,6 +54,10 @@ impl fmt::Display for Reply {
                 for line in OPTION_LINES {
                     writeln!(f, "{line}")?;
                 }
+                writeln!(
+                    f,
+                    "option name Selectivity type spin default {DEFAULT_SELECTIVITY} min 0 max {MAX_SELECTIVITY}"
+                )?;
                 writeln!(
                     f,
                     "option name Hash type spin default {DEFAULT_HASH_MIB} min {MIN_HASH_MIB} max {MAX_HASH_MIB}"
@@ -74,6 +79,9 @@ impl fmt::Display for Reply {
                 }
                 if info.exact {
                     f.write_str(if *wld { " wld" } else { " exact" })?;
+                }
+                if let Some(level) = info.selectivity {
+                    write!(f, " selectivity {level}")?;
                 }
                 write!(
                     f,
@@ -121,10 +129,15 @@ mod tests {
             pv: vec!["f5".parse().unwrap(), Move::Pass],
             multipv: None,
             hashfull: 7,
+            selectivity: None,
         };
         assert_eq!(
             Reply::Info { info: info.clone(), wld: false }.to_string(),
             "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
+        );
+        assert_eq!(
+            Reply::Info { info: SearchInfo { selectivity: Some(3), ..info.clone() }, wld: false }.to_string(),
+            "info depth 3 seldepth 4 score cp -150 selectivity 3 nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
         );
         // A depth-limited score is never wld, whatever the go asked.
         assert_eq!(

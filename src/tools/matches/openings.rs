@@ -130,7 +130,7 @@ impl Generator {
             if pos.is_game_over() || pos.legal_moves().is_empty() || !seen.insert(pos.hash_key()) {
                 continue;
             }
-            let mut request = SearchRequest::new(pos, EvalKind::Magpie);
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
             request.max_depth = self.depth;
             let score = searcher.search(&request, &mut NoControl, &mut |_| {}).info.score;
             if score.abs() <= self.max_score {

@@ -1,0 +1,408 @@
+//! The pattern evaluation's features: which squares each pattern covers, where its symmetric
+//! placements lie, and how a position's 46 feature indices are computed.
+//!
+//! A pattern is a set of squares read as a base-3 number, one digit a square (0 empty, 1 the side
+//! to move's disc, 2 the opponent's). Each of the 11 patterns (edge with its two X-squares, 3x3 and
+//! 2x5 corner blocks, rows 2 to 4, diagonals of length 4 to 8) lies on the board in each of its
+//! distinct images under the board's 8 symmetries, and every placement of a pattern reads the same
+//! weight table, so a position and its mirror images get the same evaluation.
+//!
+//! [`feature_indices`] is the fast path the search uses: it computes the 8 symmetric views of the
+//! two bitboards once, and reads every placement as the pattern's canonical placement in one view,
+//! gathering its squares with shifts and masks and turning the two bit sets into one base-3 number
+//! with [`TERNARY`]. The tests compare it with a square-by-square reading of each placement.
+
+/// How many stages the weights have: positions are grouped by their number of empty squares.
+pub const STAGES: usize = 15;
+
+/// The stage of a position with `empties` empty squares: 0 (0 to 3 empties) to 14 (56 to 60).
+#[inline]
+pub const fn stage(empties: u32) -> usize {
+    let s = (empties / 4) as usize;
+    if s < STAGES { s } else { STAGES - 1 }
+}
+
+/// One pattern: its name and the squares of its canonical placement, in the order of its digits
+/// (the least significant first).
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    /// The name shown by tools.
+    pub name: &'static str,
+    /// Square indices (a1 = 0, h1 = 7, a2 = 8, …) of the canonical placement.
+    pub squares: &'static [u8],
+    /// The symmetries (see [`symmetric_square`]) whose images of the canonical placement are its
+    /// placements on the board.
+    pub symmetries: &'static [u8],
+}
+
+impl Pattern {
+    /// The number of weights of the pattern: 3 to the power of its squares.
+    pub const fn size(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+}
+
+/// The patterns, in the order of their tables.
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern { name: "edge+2x", squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "corner-3x3", squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "corner-2x5", squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], symmetries: &[0, 1, 2, 3, 4, 5, 6, 7] },
+    Pattern { name: "row-2", squares: &[8, 9, 10, 11, 12, 13, 14, 15], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "row-3", squares: &[16, 17, 18, 19, 20, 21, 22, 23], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "row-4", squares: &[24, 25, 26, 27, 28, 29, 30, 31], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "diagonal-8", squares: &[0, 9, 18, 27, 36, 45, 54, 63], symmetries: &[0, 1] },
+    Pattern { name: "diagonal-7", squares: &[1, 10, 19, 28, 37, 46, 55], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-6", squares: &[2, 11, 20, 29, 38, 47], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-5", squares: &[3, 12, 21, 30, 39], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-4", squares: &[4, 13, 22, 31], symmetries: &[0, 1, 2, 3] },
+];
+
+/// The number of features (pattern placements) of a position.
+pub const FEATURES: usize = 46;
+
+/// Where each pattern's table starts in a stage's weights.
+pub const OFFSETS: [usize; PATTERNS.len()] = {
+    let mut offsets = [0; PATTERNS.len()];
+    let mut i = 1;
+    while i < PATTERNS.len() {
+        offsets[i] = offsets[i - 1] + PATTERNS[i - 1].size();
+        i += 1;
+    }
+    offsets
+};
+
+/// The index of the stage's constant terms, after the pattern tables: one for each number of
+/// empties in the stage, so that the side to move's parity (who plays last) has its own value.
+pub const BIAS: usize = OFFSETS[PATTERNS.len() - 1] + PATTERNS[PATTERNS.len() - 1].size();
+
+/// The constant term's index in a stage's weights for a position with `empties` empty squares.
+#[inline]
+pub const fn constant_index(empties: u32) -> usize {
+    BIAS + (empties % 4) as usize
+}
+
+/// The number of weights of one stage: every pattern's table, then the 4 constants.
+pub const STAGE_LEN: usize = BIAS + 4;
+
+/// The pattern of each feature, in the order [`feature_indices`] returns them.
+pub const FEATURE_PATTERN: [usize; FEATURES] = {
+    let mut out = [0; FEATURES];
+    let mut n = 0;
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let mut s = 0;
+        while s < PATTERNS[p].symmetries.len() {
+            out[n] = p;
+            n += 1;
+            s += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit i worth 3^i), for up to 10 bits.
+pub const TERNARY: [u16; 1024] = {
+    let mut table = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut value = 0u32;
+        let mut weight = 1u32;
+        let mut i = 0;
+        while i < 10 {
+            if b >> i & 1 == 1 {
+                value += weight;
+            }
+            weight *= 3;
+            i += 1;
+        }
+        table[b] = value as u16;
+        b += 1;
+    }
+    table
+};
+
+/// The square that symmetry `s` (0..8) maps `square` to: bit 2 of `s` transposes (a1-h8
+/// diagonal), then bit 1 flips the rows, then bit 0 mirrors the columns.
+pub const fn symmetric_square(s: u8, square: u8) -> u8 {
+    let (mut col, mut row) = (square % 8, square / 8);
+    if s & 4 != 0 {
+        (col, row) = (row, col);
+    }
+    if s & 2 != 0 {
+        row = 7 - row;
+    }
+    if s & 1 != 0 {
+        col = 7 - col;
+    }
+    row * 8 + col
+}
+
+/// Reverses the columns (a ↔ h).
+#[inline]
+const fn mirror(mut x: u64) -> u64 {
+    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
+}
+
+/// Reverses the rows (1 ↔ 8).
+#[inline]
+const fn flip(x: u64) -> u64 {
+    x.swap_bytes()
+}
+
+/// Swaps columns and rows (b1 ↔ a2).
+#[inline]
+const fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The 8 views of a bitboard: `views(b)[s]` has at square q what `b` has at
+/// `symmetric_square(s, q)`, so the canonical placement read in view s is placement s on `b`.
+#[inline]
+fn views(b: u64) -> [u64; 8] {
+    let m = mirror(b);
+    let f = flip(b);
+    let fm = flip(m);
+    [b, m, f, fm, transpose(b), transpose(m), transpose(f), transpose(fm)]
+}
+
+/// Gathers the squares of a line with one square per column (a diagonal) into the low bits, in
+/// column order, starting at column `first`.
+#[inline]
+const fn gather(b: u64, mask: u64, first: u32) -> usize {
+    ((((b & mask).wrapping_mul(0x0101_0101_0101_0101)) >> 56) >> first) as usize
+}
+
+/// The canonical placement of pattern `p` read from one view, as a bit set in digit order.
+#[inline(always)]
+fn pattern_bits(p: usize, b: u64) -> usize {
+    match p {
+        0 => (b & 0xff) as usize | ((b >> 1) & 0x100) as usize | ((b >> 5) & 0x200) as usize,
+        1 => (b & 7) as usize | ((b >> 5) & 0x38) as usize | ((b >> 10) & 0x1c0) as usize,
+        2 => (b & 0x1f) as usize | ((b >> 3) & 0x3e0) as usize,
+        3 => ((b >> 8) & 0xff) as usize,
+        4 => ((b >> 16) & 0xff) as usize,
+        5 => ((b >> 24) & 0xff) as usize,
+        6 => gather(b, 0x8040_2010_0804_0201, 0),
+        7 => gather(b, 0x0080_4020_1008_0402, 1),
+        8 => gather(b, 0x0000_8040_2010_0804, 2),
+        9 => gather(b, 0x0000_0080_4020_1008, 3),
+        _ => gather(b, 0x0000_0000_8040_2010, 4),
+    }
+}
+
+/// The position of each feature in its stage's weights (its pattern's offset plus the base-3
+/// index of its squares), for the side to move's discs `player` and the other side's `opponent`
+/// on the 8x8 board.
+#[inline]
+pub fn feature_indices(player: u64, opponent: u64) -> [u32; FEATURES] {
+    let pv = views(player);
+    let ov = views(opponent);
+    let mut out = [0u32; FEATURES];
+    let mut n = 0;
+    for (p, pattern) in PATTERNS.iter().enumerate() {
+        for &s in pattern.symmetries {
+            let s = s as usize;
+            let index = TERNARY[pattern_bits(p, pv[s])] + 2 * TERNARY[pattern_bits(p, ov[s])];
+            out[n] = (OFFSETS[p] + index as usize) as u32;
+            n += 1;
+        }
+    }
+    out
+}
+
+/// For each pattern, the index each configuration shares its weight with: the smallest index among
+/// its images under the symmetries that map the pattern's squares onto themselves (a row read
+/// backwards, a corner block reflected along its diagonal). Training fits one weight per class.
+pub fn canonical_indices() -> Vec<Vec<u32>> {
+    PATTERNS
+        .iter()
+        .map(|pattern| {
+            let squares = pattern.squares;
+            // Each self-symmetry as a permutation of digit positions.
+            let mut permutations = Vec::new();
+            for s in 0..8u8 {
+                let image: Vec<u8> = squares.iter().map(|&q| symmetric_square(s, q)).collect();
+                let positions: Option<Vec<usize>> = image.iter().map(|q| squares.iter().position(|x| x == q)).collect();
+                if let Some(positions) = positions {
+                    permutations.push(positions);
+                }
+            }
+            (0..pattern.size())
+                .map(|index| {
+                    let digits = to_digits(index, squares.len());
+                    permutations
+                        .iter()
+                        .map(|perm| {
+                            let mut permuted = vec![0; digits.len()];
+                            for (i, &d) in digits.iter().enumerate() {
+                                permuted[perm[i]] = d;
+                            }
+                            from_digits(&permuted)
+                        })
+                        .min()
+                        .unwrap_or(index) as u32
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The base-3 digits of `index`, least significant first.
+pub fn to_digits(mut index: usize, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            let d = (index % 3) as u8;
+            index /= 3;
+            d
+        })
+        .collect()
+}
+
+/// The number with base-3 digits `digits`, least significant first.
+pub fn from_digits(digits: &[u8]) -> usize {
+    digits.iter().rev().fold(0, |acc, &d| acc * 3 + d as usize)
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! The slow reading of the features: every placement's squares looked up one by one.
+    use super::*;
+
+    /// The feature indices of `player`/`opponent`, square by square.
+    pub fn feature_indices(player: u64, opponent: u64) -> [u32; FEATURES] {
+        let mut out = [0u32; FEATURES];
+        let mut n = 0;
+        for (p, pattern) in PATTERNS.iter().enumerate() {
+            for &s in pattern.symmetries {
+                let digits: Vec<u8> = pattern
+                    .squares
+                    .iter()
+                    .map(|&q| {
+                        let bit = 1u64 << symmetric_square(s, q);
+                        if player & bit != 0 {
+                            1
+                        } else if opponent & bit != 0 {
+                            2
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                out[n] = (OFFSETS[p] + from_digits(&digits)) as u32;
+                n += 1;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn random_discs(seed: u64) -> (u64, u64) {
+        let mut rng = crate::rng::Rng::new(seed);
+        let occupied = rng.next_u64() | rng.next_u64();
+        let player = occupied & rng.next_u64();
+        (player, occupied & !player)
+    }
+
+    fn transform(s: u8, b: u64) -> u64 {
+        (0..64u8).filter(|&q| b >> q & 1 == 1).fold(0, |acc, q| acc | 1 << symmetric_square(s, q))
+    }
+
+    #[test]
+    fn sizes_add_up() {
+        assert_eq!(FEATURE_PATTERN.len(), PATTERNS.iter().map(|p| p.symmetries.len()).sum::<usize>());
+        assert_eq!(BIAS, 59049 + 19683 + 59049 + 3 * 6561 + 6561 + 2187 + 729 + 243 + 81);
+        assert!(PATTERNS.iter().all(|p| p.squares.len() <= 10));
+    }
+
+    /// Each pattern's placements are its distinct images under the 8 symmetries, all of them.
+    #[test]
+    fn placements_are_the_distinct_images() {
+        for pattern in PATTERNS {
+            let image = |s: u8| -> Vec<u8> {
+                let mut v: Vec<u8> = pattern.squares.iter().map(|&q| symmetric_square(s, q)).collect();
+                v.sort_unstable();
+                v
+            };
+            let all: HashSet<Vec<u8>> = (0..8).map(image).collect();
+            let used: HashSet<Vec<u8>> = pattern.symmetries.iter().map(|&s| image(s)).collect();
+            assert_eq!(used.len(), pattern.symmetries.len(), "{}", pattern.name);
+            assert_eq!(used, all, "{}", pattern.name);
+        }
+    }
+
+    #[test]
+    fn views_match_the_square_map() {
+        for seed in 0..50 {
+            let (b, _) = random_discs(seed);
+            let v = views(b);
+            for s in 0..8u8 {
+                for q in 0..64u8 {
+                    assert_eq!(v[s as usize] >> q & 1, b >> symmetric_square(s, q) & 1, "view {s} square {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_indices_match_the_reference() {
+        for seed in 0..2000 {
+            let (p, o) = random_discs(seed);
+            assert_eq!(feature_indices(p, o), reference::feature_indices(p, o), "seed {seed}");
+        }
+        assert_eq!(feature_indices(!0, 0), reference::feature_indices(!0, 0));
+        assert_eq!(feature_indices(0, !0), reference::feature_indices(0, !0));
+    }
+
+    /// A position's mirror images have the same features, in another order, once each index is
+    /// replaced by its pattern's canonical one.
+    #[test]
+    fn symmetric_positions_have_the_same_canonical_features() {
+        let canonical = canonical_indices();
+        let canonical_features = |p: u64, o: u64| {
+            let mut v: Vec<(usize, u32)> = feature_indices(p, o)
+                .iter()
+                .zip(FEATURE_PATTERN)
+                .map(|(&i, pat)| (pat, canonical[pat][i as usize - OFFSETS[pat]]))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        for seed in 0..300 {
+            let (p, o) = random_discs(seed);
+            let base = canonical_features(p, o);
+            for s in 1..8 {
+                assert_eq!(canonical_features(transform(s, p), transform(s, o)), base, "seed {seed} symmetry {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_index_is_the_smallest_of_its_class() {
+        let canonical = canonical_indices();
+        // A row read backwards: digits of an 8-square line reversed.
+        let row = &canonical[3];
+        for index in [0usize, 1, 5, 100, 6560] {
+            let mut digits = to_digits(index, 8);
+            let forward = from_digits(&digits);
+            digits.reverse();
+            let backward = from_digits(&digits);
+            assert_eq!(row[index] as usize, forward.min(backward));
+        }
+        // The 2x5 block has no symmetry of its own.
+        assert!(canonical[2].iter().enumerate().all(|(i, &c)| c as usize == i));
+        assert!(TERNARY[0b11] == 4 && TERNARY[0b1000000000] == 19683);
+    }
+}

@@ -1,0 +1,466 @@
+//! The pattern evaluation's weights, its Multi-ProbCut fit, and the versioned file they are stored
+//! in. The default file is embedded in the binary; `--weights FILE` and `setoption name Weights`
+//! load another.
+//!
+//! File format (version 1, little-endian):
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `MAGPIEPW` |
+//! | 4 | version (1) |
+//! | 4 | stages (15) |
+//! | 4 | weights per stage (the pattern tables and 4 constants: 167,269) |
+//! | 4 | K, the number of ProbCut entries |
+//! | 16 × K | each: stage, deep depth, shallow depth, 0 (one byte each), then slope, intercept and σ (f32) |
+//! | 4 | L, the length of the weight stream |
+//! | L | the weights, stage by stage, in centi-discs: LEB128 tokens; an even token 2z is one weight whose zigzag code is z, an odd token 2n + 1 is n zero weights |
+//! | 8 | FNV-1a 64 hash of every byte before it |
+//!
+//! A file is checked completely before it replaces the weights in use: a wrong magic, version or
+//! shape, a damaged stream or a hash that does not match is refused with a one-line error.
+
+use super::pattern::{STAGE_LEN, STAGES, constant_index, feature_indices, stage};
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+/// The first bytes of a weight file.
+pub const MAGIC: &[u8; 8] = b"MAGPIEPW";
+
+/// The version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// Multi-ProbCut's prediction of a deep search's score from a shallow one, for one stage and one
+/// depth: `deep ≈ slope × shallow + intercept`, with error σ (centi-discs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCutFit {
+    /// The stage (see [`stage`]).
+    pub stage: u8,
+    /// The depth of the search predicted.
+    pub depth: u8,
+    /// The depth of the shallow search that predicts it.
+    pub shallow: u8,
+    /// Slope of the regression.
+    pub slope: f32,
+    /// Intercept of the regression, in centi-discs.
+    pub intercept: f32,
+    /// Standard deviation of the prediction's error, in centi-discs.
+    pub sigma: f32,
+}
+
+/// The deepest search ProbCut fits are stored for.
+pub const PROBCUT_MAX_DEPTH: usize = 24;
+
+/// The weights of the pattern evaluation and the ProbCut fits made with them.
+#[derive(Clone)]
+pub struct Weights {
+    /// `STAGES × STAGE_LEN` weights in centi-discs.
+    values: Box<[i16]>,
+    /// The ProbCut fits, as stored.
+    probcut: Vec<ProbCutFit>,
+    /// `probcut_table[stage][depth]`: the fit for that stage and depth.
+    probcut_table: Box<[[Option<ProbCutFit>; PROBCUT_MAX_DEPTH + 1]; STAGES]>,
+    /// The hash of the file's contents, to tell weight sets apart.
+    hash: u64,
+}
+
+/// Two weight sets are the same when their files are.
+impl PartialEq for Weights {
+    fn eq(&self, other: &Weights) -> bool {
+        self.hash == other.hash && self.values == other.values
+    }
+}
+
+impl Eq for Weights {}
+
+impl fmt::Debug for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Weights({:016x}, {} ProbCut fits)", self.hash, self.probcut.len())
+    }
+}
+
+/// Why a weight file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseWeightsError {
+    /// It does not start with [`MAGIC`].
+    Magic,
+    /// It is another version of the format.
+    Version(u32),
+    /// Its stages or table sizes are not this build's.
+    Shape {
+        /// Stages in the file.
+        stages: u32,
+        /// Weights per stage in the file.
+        stage_len: u32,
+    },
+    /// It ends too soon.
+    Truncated,
+    /// Its hash does not match its contents.
+    Checksum,
+    /// The weight stream is malformed or has the wrong number of weights.
+    Stream(String),
+    /// A ProbCut entry is out of range.
+    ProbCut(usize),
+    /// Bytes follow the hash.
+    Trailing(usize),
+}
+
+impl fmt::Display for ParseWeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseWeightsError::Magic => write!(f, "not a Magpie weight file (it does not start with MAGPIEPW)"),
+            ParseWeightsError::Version(v) => write!(f, "weight file version {v}, this Magpie reads version {VERSION}"),
+            ParseWeightsError::Shape { stages, stage_len } => write!(
+                f,
+                "weight file has {stages} stages of {stage_len} weights, this Magpie's patterns need {STAGES} of {STAGE_LEN}"
+            ),
+            ParseWeightsError::Truncated => write!(f, "weight file is truncated"),
+            ParseWeightsError::Checksum => write!(f, "weight file is damaged (its checksum does not match)"),
+            ParseWeightsError::Stream(why) => write!(f, "weight file's weights are malformed: {why}"),
+            ParseWeightsError::ProbCut(i) => write!(f, "weight file's ProbCut entry {i} is out of range"),
+            ParseWeightsError::Trailing(n) => write!(f, "weight file has {n} bytes after its end"),
+        }
+    }
+}
+
+impl std::error::Error for ParseWeightsError {}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn push_leb128(out: &mut Vec<u8>, mut v: u32) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// A little reader over the file's bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], ParseWeightsError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(ParseWeightsError::Truncated)?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+    fn u32(&mut self) -> Result<u32, ParseWeightsError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn f32(&mut self) -> Result<f32, ParseWeightsError> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+}
+
+fn decode_stream(stream: &[u8], len: usize) -> Result<Box<[i16]>, ParseWeightsError> {
+    let bad = |why: String| ParseWeightsError::Stream(why);
+    let mut values = Vec::with_capacity(len);
+    let mut at = 0;
+    while at < stream.len() {
+        let mut token: u32 = 0;
+        let mut shift = 0;
+        loop {
+            let byte = *stream.get(at).ok_or_else(|| bad("a token is cut short".to_string()))?;
+            at += 1;
+            if shift > 28 {
+                return Err(bad("a token is too long".to_string()));
+            }
+            token |= u32::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        if token & 1 == 1 {
+            let zeros = (token >> 1) as usize;
+            if values.len() + zeros > len {
+                return Err(bad(format!("more than {len} weights")));
+            }
+            values.resize(values.len() + zeros, 0);
+        } else {
+            let z = token >> 1;
+            let v = ((z >> 1) as i32) ^ -((z & 1) as i32);
+            let v = i16::try_from(v).map_err(|_| bad(format!("weight {v} is out of range")))?;
+            if values.len() == len {
+                return Err(bad(format!("more than {len} weights")));
+            }
+            values.push(v);
+        }
+    }
+    if values.len() != len {
+        return Err(bad(format!("{} weights, expected {len}", values.len())));
+    }
+    Ok(values.into_boxed_slice())
+}
+
+fn encode_stream(values: &[i16]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut zeros = 0u32;
+    for &v in values {
+        if v == 0 {
+            zeros += 1;
+            continue;
+        }
+        if zeros > 0 {
+            push_leb128(&mut out, zeros << 1 | 1);
+            zeros = 0;
+        }
+        let v = i32::from(v);
+        let z = ((v << 1) ^ (v >> 31)) as u32;
+        push_leb128(&mut out, z << 1);
+    }
+    if zeros > 0 {
+        push_leb128(&mut out, zeros << 1 | 1);
+    }
+    out
+}
+
+impl Weights {
+    /// Weights from a stage-by-stage table of `STAGES × STAGE_LEN` centi-discs, and ProbCut fits.
+    /// `None` if the table has another length or a fit is out of range.
+    pub fn new(values: Vec<i16>, probcut: Vec<ProbCutFit>) -> Option<Weights> {
+        if values.len() != STAGES * STAGE_LEN {
+            return None;
+        }
+        // The hash is the file's: built once by writing it.
+        let draft = Weights::assemble(values.into_boxed_slice(), probcut, 0).ok()?;
+        Weights::from_bytes(&draft.to_bytes()).ok()
+    }
+
+    fn assemble(values: Box<[i16]>, probcut: Vec<ProbCutFit>, hash: u64) -> Result<Weights, ParseWeightsError> {
+        let mut probcut_table = Box::new([[None; PROBCUT_MAX_DEPTH + 1]; STAGES]);
+        for (i, fit) in probcut.iter().enumerate() {
+            let ok = (fit.stage as usize) < STAGES
+                && (fit.depth as usize) <= PROBCUT_MAX_DEPTH
+                && fit.shallow < fit.depth
+                && fit.slope.is_finite()
+                && fit.slope > 0.1
+                && fit.intercept.is_finite()
+                && fit.sigma.is_finite()
+                && fit.sigma >= 0.0;
+            if !ok {
+                return Err(ParseWeightsError::ProbCut(i));
+            }
+            probcut_table[fit.stage as usize][fit.depth as usize] = Some(*fit);
+        }
+        Ok(Weights { values, probcut, probcut_table, hash })
+    }
+
+    /// All weights zero: every position scores 0.
+    pub fn zero() -> Weights {
+        Weights::new(vec![0; STAGES * STAGE_LEN], Vec::new()).unwrap_or_else(|| unreachable!("the shape is right"))
+    }
+
+    /// The weights embedded in the binary.
+    pub fn embedded() -> Arc<Weights> {
+        static EMBEDDED: LazyLock<Arc<Weights>> = LazyLock::new(|| {
+            // The file is checked by the tests, so it always loads.
+            Arc::new(Weights::from_bytes(include_bytes!("pattern.weights")).unwrap_or_else(|_| Weights::zero()))
+        });
+        Arc::clone(&EMBEDDED)
+    }
+
+    /// Reads a weight file, checking all of it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, ParseWeightsError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8).map_err(|_| ParseWeightsError::Magic)? != MAGIC {
+            return Err(ParseWeightsError::Magic);
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(ParseWeightsError::Version(version));
+        }
+        let (stages, stage_len) = (r.u32()?, r.u32()?);
+        if stages as usize != STAGES || stage_len as usize != STAGE_LEN {
+            return Err(ParseWeightsError::Shape { stages, stage_len });
+        }
+        let count = r.u32()? as usize;
+        if count > STAGES * (PROBCUT_MAX_DEPTH + 1) {
+            return Err(ParseWeightsError::ProbCut(count));
+        }
+        let mut probcut = Vec::with_capacity(count);
+        for _ in 0..count {
+            let head = r.take(4)?;
+            let (stage, depth, shallow) = (head[0], head[1], head[2]);
+            probcut.push(ProbCutFit { stage, depth, shallow, slope: r.f32()?, intercept: r.f32()?, sigma: r.f32()? });
+        }
+        let len = r.u32()? as usize;
+        let stream_start = r.at;
+        r.take(len)?;
+        let body_end = r.at;
+        let stored = r.take(8)?;
+        let hash = fnv1a(&bytes[..body_end]);
+        if stored != hash.to_le_bytes() {
+            return Err(ParseWeightsError::Checksum);
+        }
+        if r.at != bytes.len() {
+            return Err(ParseWeightsError::Trailing(bytes.len() - r.at));
+        }
+        let values = decode_stream(&bytes[stream_start..body_end], STAGES * STAGE_LEN)?;
+        Weights::assemble(values, probcut, hash)
+    }
+
+    /// Reads the weight file at `path`; the error names the path.
+    pub fn read(path: &std::path::Path) -> Result<Weights, String> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            // "No such file or directory", without the " (os error 2)" that follows it.
+            let text = e.to_string();
+            let text = text.find(" (os error ").map_or(text.as_str(), |end| &text[..end]).to_string();
+            format!("{}: {text}", path.display())
+        })?;
+        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The weight file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, STAGES as u32, STAGE_LEN as u32, self.probcut.len() as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for fit in &self.probcut {
+            out.extend_from_slice(&[fit.stage, fit.depth, fit.shallow, 0]);
+            for v in [fit.slope, fit.intercept, fit.sigma] {
+                out.extend_from_slice(&v.to_bits().to_le_bytes());
+            }
+        }
+        let stream = encode_stream(&self.values);
+        out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
+        out.extend_from_slice(&stream);
+        let hash = fnv1a(&out);
+        out.extend_from_slice(&hash.to_le_bytes());
+        out
+    }
+
+    /// The same weights with other ProbCut fits.
+    pub fn with_probcut(&self, probcut: Vec<ProbCutFit>) -> Option<Weights> {
+        Weights::new(self.values.to_vec(), probcut)
+    }
+
+    /// The hash of the weight file: two weight sets with the same hash are the same.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The weights of one stage (`STAGE_LEN` values).
+    pub fn stage(&self, stage: usize) -> &[i16] {
+        &self.values[stage * STAGE_LEN..(stage + 1) * STAGE_LEN]
+    }
+
+    /// All weights, stage by stage.
+    pub fn values(&self) -> &[i16] {
+        &self.values
+    }
+
+    /// The ProbCut fits, as stored.
+    pub fn probcut(&self) -> &[ProbCutFit] {
+        &self.probcut
+    }
+
+    /// The ProbCut fit for a search of `depth` at a position with `empties` empty squares.
+    #[inline]
+    pub fn probcut_fit(&self, empties: u32, depth: u32) -> Option<&ProbCutFit> {
+        self.probcut_table[stage(empties)].get(depth as usize)?.as_ref()
+    }
+
+    /// The score in centi-discs for the side to move (discs `player`) against `opponent`, on the
+    /// 8x8 board, within ±6400.
+    #[inline]
+    pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        let empties = 64 - (player | opponent).count_ones();
+        let table = self.stage(stage(empties));
+        let indices = feature_indices(player, opponent);
+        let constant = i32::from(table[constant_index(empties)]);
+        let sum: i32 = indices.iter().map(|&i| i32::from(table[i as usize])).sum::<i32>() + constant;
+        sum.clamp(-6400, 6400)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::pattern::{FEATURE_PATTERN, OFFSETS, PATTERNS};
+
+    fn sample_weights() -> Weights {
+        let mut rng = crate::rng::Rng::new(3);
+        let values: Vec<i16> = (0..STAGES * STAGE_LEN)
+            .map(|_| if rng.below(3) == 0 { 0 } else { rng.below(2001) as i16 - 1000 })
+            .collect();
+        let fit = ProbCutFit { stage: 7, depth: 8, shallow: 3, slope: 0.97, intercept: -12.5, sigma: 321.0 };
+        Weights::new(values, vec![fit]).unwrap()
+    }
+
+    #[test]
+    fn a_weight_file_round_trips() {
+        let w = sample_weights();
+        let bytes = w.to_bytes();
+        let back = Weights::from_bytes(&bytes).unwrap();
+        assert_eq!(back.values(), w.values());
+        assert_eq!(back.probcut(), w.probcut());
+        assert_eq!(back.hash(), w.hash());
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.probcut_fit(30, 8).map(|f| f.shallow), Some(3));
+        assert!(back.probcut_fit(30, 9).is_none() && back.probcut_fit(12, 8).is_none());
+        let zero = Weights::zero();
+        assert!(zero.to_bytes().len() < 64, "runs of zeros are short");
+        assert_ne!(zero.hash(), w.hash());
+    }
+
+    #[test]
+    fn damaged_or_foreign_files_are_refused() {
+        let bytes = sample_weights().to_bytes();
+        assert_eq!(Weights::from_bytes(b"hello").unwrap_err(), ParseWeightsError::Magic);
+        assert_eq!(Weights::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err(), ParseWeightsError::Truncated);
+        let mut flipped = bytes.clone();
+        flipped[100] ^= 4;
+        assert_eq!(Weights::from_bytes(&flipped).unwrap_err(), ParseWeightsError::Checksum);
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert_eq!(Weights::from_bytes(&version).unwrap_err(), ParseWeightsError::Version(2));
+        let mut shape = bytes.clone();
+        shape[12] = 30;
+        assert_eq!(
+            Weights::from_bytes(&shape).unwrap_err(),
+            ParseWeightsError::Shape { stages: 30, stage_len: STAGE_LEN as u32 }
+        );
+        let mut trailing = bytes.clone();
+        trailing.push(0);
+        assert_eq!(Weights::from_bytes(&trailing).unwrap_err(), ParseWeightsError::Trailing(1));
+        for e in [ParseWeightsError::Magic, ParseWeightsError::Checksum, ParseWeightsError::Version(2)] {
+            assert!(!e.to_string().contains('\n'));
+        }
+        assert!(decode_stream(&[0x80], 1).is_err());
+        assert!(decode_stream(&[5], 1).is_err(), "two zeros for one weight");
+    }
+
+    #[test]
+    fn evaluation_sums_the_features() {
+        let w = sample_weights();
+        let pos = crate::board::Position::initial().play(crate::board::Square::from_coords(5, 4).unwrap());
+        let (p, o) = (pos.player(), pos.opponent());
+        let table = w.stage(stage(pos.empty_count()));
+        let expected: i32 = feature_indices(p, o).iter().map(|&i| i32::from(table[i as usize])).sum::<i32>()
+            + i32::from(table[constant_index(pos.empty_count())]);
+        assert_eq!(w.evaluate(p, o), expected.clamp(-6400, 6400));
+        assert_eq!(FEATURE_PATTERN.len(), 46);
+        assert_eq!(OFFSETS.len(), PATTERNS.len());
+    }
+
+    #[test]
+    fn the_embedded_file_loads() {
+        let bytes = include_bytes!("pattern.weights");
+        let w = Weights::from_bytes(bytes).unwrap();
+        assert_eq!(w.hash(), Weights::embedded().hash());
+    }
+}

@@ -1,0 +1,212 @@
+//! `magpie probcut`: fits Multi-ProbCut's regressions for a weight set and writes them into its
+//! weight file.
+//!
+//! Positions are drawn (seeded) from a samples file. Each is searched by iterative deepening with
+//! ProbCut off, and the score of every iteration is kept, the evaluation itself standing for depth
+//! 0. For each stage and each depth d from 3 up, the score at d is regressed on the score at the
+//! shallow depth d' = 2⌊d/4⌋ + (d mod 2) (about a quarter to a half of d, of the same parity, as
+//! Edax does): slope, intercept and the standard deviation σ of the residuals. The search cuts
+//! where the shallow score predicts the deep one beyond the window by t·σ.
+
+use crate::board::{BoardSize, Color, Position};
+use crate::eval::pattern::{STAGES, stage};
+use crate::eval::weights::{PROBCUT_MAX_DEPTH, ProbCutFit, Weights};
+use crate::eval::{EvalKind, Evaluator};
+use crate::formats::samples::parse_samples;
+use crate::rng::Rng;
+use crate::search::{NoControl, SearchRequest, Searcher};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The shallowest depth cut by ProbCut.
+pub const MIN_DEPTH: u32 = 3;
+
+/// The depth of the shallow search that predicts a search of `depth`.
+pub const fn shallow_depth(depth: u32) -> u32 {
+    2 * (depth / 4) + depth % 2
+}
+
+/// What `magpie probcut` is asked.
+#[derive(Clone, Debug)]
+pub struct ProbCutRequest {
+    /// The samples file positions are drawn from.
+    pub data: PathBuf,
+    /// The weights to fit for.
+    pub weights: Arc<Weights>,
+    /// Where to write the weights with their fits.
+    pub out: PathBuf,
+    /// Positions to search.
+    pub positions: usize,
+    /// The deepest search fitted.
+    pub max_depth: u32,
+    /// Threads.
+    pub threads: usize,
+    /// Seed of the draw.
+    pub seed: u64,
+    /// Whether to show a progress bar.
+    pub progress: bool,
+}
+
+/// The score of each depth's iteration (index 0: the evaluation), for one position.
+fn depth_scores(searcher: &mut Searcher, pos: &Position, evaluator: &Evaluator, max_depth: u32) -> Vec<Option<i32>> {
+    let mut scores = vec![None; max_depth as usize + 1];
+    scores[0] = Some(evaluator.evaluate(pos));
+    let mut request = SearchRequest::new(*pos, evaluator.clone());
+    request.max_depth = max_depth;
+    request.selectivity = 0;
+    searcher.clear();
+    searcher.search(&request, &mut NoControl, &mut |info| {
+        if !info.exact && (info.depth as usize) < scores.len() {
+            scores[info.depth as usize] = Some(info.score);
+        }
+    });
+    scores
+}
+
+/// Least squares of `y` on `x`: slope, intercept, standard deviation of the residuals.
+fn regress(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n = pairs.len() as f64;
+    let (sx, sy) = pairs.iter().fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+    let (mx, my) = (sx / n, sy / n);
+    let sxx: f64 = pairs.iter().map(|&(x, _)| (x - mx).powi(2)).sum();
+    let sxy: f64 = pairs.iter().map(|&(x, y)| (x - mx) * (y - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    let var = pairs.iter().map(|&(x, y)| (y - slope * x - intercept).powi(2)).sum::<f64>() / n;
+    Some((slope, intercept, var.sqrt()))
+}
+
+/// The fits from the scores of each position (by stage).
+pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutFit> {
+    let mut fits = Vec::new();
+    for s in 0..STAGES {
+        for depth in MIN_DEPTH..=max_depth.min(PROBCUT_MAX_DEPTH as u32) {
+            let shallow = shallow_depth(depth);
+            let pairs: Vec<(f64, f64)> = scores
+                .iter()
+                .filter(|(stage, _)| *stage == s)
+                .filter_map(|(_, v)| Some((f64::from(v[shallow as usize]?), f64::from(v[depth as usize]?))))
+                .collect();
+            if pairs.len() < 30 {
+                continue;
+            }
+            let Some((slope, intercept, sigma)) = regress(&pairs) else { continue };
+            // A fit this flat predicts nothing: leave the depth uncut.
+            if slope < 0.2 {
+                continue;
+            }
+            fits.push(ProbCutFit {
+                stage: s as u8,
+                depth: depth as u8,
+                shallow: shallow as u8,
+                slope: slope as f32,
+                intercept: intercept as f32,
+                sigma: sigma as f32,
+            });
+        }
+    }
+    fits
+}
+
+/// Draws the positions, searches them, fits and writes the weight file.
+pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<ProbCutFit>> {
+    let started = Instant::now();
+    let bytes = std::fs::read(&request.data)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.data.display())))?;
+    let samples = parse_samples(&bytes)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", request.data.display())))?;
+    let usable: Vec<Position> = samples
+        .iter()
+        .filter(|s| s.empties() > MIN_DEPTH + 4)
+        .map(|s| Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight))
+        .collect();
+    if usable.is_empty() {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "no position with enough empty squares to fit"));
+    }
+    let mut rng = Rng::new(request.seed);
+    let drawn: Vec<Position> = (0..request.positions).map(|_| usable[rng.below(usable.len())]).collect();
+    let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&request.weights));
+    let bar = if request.progress {
+        let bar = indicatif::ProgressBar::new(drawn.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let chunk = drawn.len().div_ceil(request.threads.max(1)).max(1);
+    let scores: Vec<(usize, Vec<Option<i32>>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = drawn
+            .chunks(chunk)
+            .map(|part| {
+                let (bar, evaluator) = (bar.clone(), evaluator.clone());
+                scope.spawn(move || {
+                    let mut searcher = Searcher::with_hash(16).unwrap_or_else(|_| Searcher::new());
+                    part.iter()
+                        .map(|pos| {
+                            let v = depth_scores(&mut searcher, pos, &evaluator, request.max_depth);
+                            bar.inc(1);
+                            (stage(pos.empty_count()), v)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).flatten().collect()
+    });
+    bar.finish_and_clear();
+    let fits = fit(&scores, request.max_depth);
+    for depth in MIN_DEPTH..=request.max_depth {
+        let sigmas: Vec<String> = (0..STAGES)
+            .map(|s| {
+                fits.iter()
+                    .find(|f| f.stage as usize == s && u32::from(f.depth) == depth)
+                    .map_or_else(|| "    -".to_string(), |f| format!("{:5.0}", f.sigma))
+            })
+            .collect();
+        writeln!(out, "depth {depth:>2} from {:>2}: sigma by stage (cp) {}", shallow_depth(depth), sigmas.join(""))?;
+    }
+    let weights =
+        request.weights.with_probcut(fits.clone()).ok_or_else(|| io::Error::other("a fit is out of range"))?;
+    std::fs::write(&request.out, weights.to_bytes())
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.out.display())))?;
+    writeln!(
+        out,
+        "probcut: {} positions, {} fits, {:.1} s, wrote {} (hash {:016x})",
+        drawn.len(),
+        fits.len(),
+        started.elapsed().as_secs_f64(),
+        request.out.display(),
+        weights.hash()
+    )?;
+    Ok(fits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_depths_keep_parity_and_stay_below() {
+        for d in MIN_DEPTH..=24 {
+            let s = shallow_depth(d);
+            assert!(s < d && (d - s).is_multiple_of(2), "{d} -> {s}");
+        }
+    }
+
+    #[test]
+    fn regression_finds_a_line() {
+        let pairs: Vec<(f64, f64)> =
+            (0..50).map(|i| (f64::from(i), 2.0 * f64::from(i) + 3.0 + if i % 2 == 0 { 1.0 } else { -1.0 })).collect();
+        let (slope, intercept, sigma) = regress(&pairs).unwrap();
+        assert!((slope - 2.0).abs() < 0.01 && (intercept - 3.0).abs() < 0.5 && (sigma - 1.0).abs() < 0.05);
+        assert!(regress(&[(1.0, 2.0), (1.0, 3.0)]).is_none());
+    }
+}

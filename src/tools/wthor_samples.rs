@@ -1,0 +1,133 @@
+//! `magpie wthor-samples`: turns WTHOR tournament games into training samples (see
+//! [`crate::formats::samples`]), the second source of the training pipeline beside self-play.
+//!
+//! Every position of every game where the side to move can play becomes a sample. Those with at
+//! most `--exact-empties` empty squares are solved exactly by Magpie's solver; the others are
+//! scored with the database's perfect-play result (the game's score under perfect play from 24
+//! empties on), for the side to move. Records are written in the games' order, so that the last
+//! ones of the file are whole games (`magpie train` holds them out).
+
+use crate::board::Position;
+use crate::eval::EvalKind;
+use crate::formats::samples::{EXACT_DEPTH, Sample, Source};
+use crate::formats::wthor::WthorGame;
+use crate::search::{NoControl, SearchRequest, Searcher};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What `magpie wthor-samples` is asked.
+#[derive(Clone, Debug)]
+pub struct WthorSamplesRequest {
+    /// The games.
+    pub games: Vec<WthorGame>,
+    /// Where to write the samples.
+    pub out: PathBuf,
+    /// Positions with this many empties or fewer are solved exactly.
+    pub exact_empties: u32,
+    /// Threads.
+    pub threads: usize,
+    /// Whether to show a progress bar.
+    pub progress: bool,
+}
+
+/// The samples of one game; `None` if it does not replay.
+fn game_samples(game: &WthorGame, exact_empties: u32, searcher: &mut Searcher) -> Option<Vec<Sample>> {
+    let replayed = game.replay().ok()?;
+    let result = game.theoretical_score_for_black() * 100;
+    searcher.clear();
+    let mut samples = Vec::new();
+    for pos in replayed.positions() {
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        let for_black = pos.side_to_move() == crate::board::Color::Black;
+        let sample = if pos.empty_count() <= exact_empties {
+            Sample {
+                player: pos.player(),
+                opponent: pos.opponent(),
+                score: solve(searcher, pos),
+                depth: EXACT_DEPTH,
+                source: Source::WthorSolved,
+            }
+        } else {
+            let score = if for_black { result } else { -result };
+            Sample {
+                player: pos.player(),
+                opponent: pos.opponent(),
+                score: score as i16,
+                depth: 0,
+                source: Source::WthorTheoretical,
+            }
+        };
+        samples.push(sample);
+    }
+    Some(samples)
+}
+
+/// The exact score of `pos` in centi-discs for the side to move.
+fn solve(searcher: &mut Searcher, pos: &Position) -> i16 {
+    let request = SearchRequest::new(*pos, EvalKind::default());
+    searcher.search(&request, &mut NoControl, &mut |_| {}).info.score.clamp(-6400, 6400) as i16
+}
+
+/// Writes the samples of `request.games` and a line of statistics.
+pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()> {
+    let started = Instant::now();
+    let bar = if request.progress {
+        let bar = indicatif::ProgressBar::new(request.games.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let threads = request.threads.max(1);
+    let chunk = request.games.len().div_ceil(threads).max(1);
+    let results: Vec<Vec<Option<Vec<Sample>>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = request
+            .games
+            .chunks(chunk)
+            .map(|part| {
+                let bar = bar.clone();
+                scope.spawn(move || {
+                    // A small table: it is cleared for every game, and endgames of a few
+                    // empties need no more.
+                    let mut searcher = Searcher::with_hash(4).unwrap_or_else(|_| Searcher::new());
+                    part.iter()
+                        .map(|game| {
+                            let samples = game_samples(game, request.exact_empties, &mut searcher);
+                            bar.inc(1);
+                            samples
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    bar.finish_and_clear();
+    let (mut bytes, mut skipped, mut exact, mut count) = (Vec::new(), 0, 0, 0);
+    for game in results.iter().flatten() {
+        let Some(samples) = game else {
+            skipped += 1;
+            continue;
+        };
+        for s in samples {
+            bytes.extend_from_slice(&s.to_bytes());
+            exact += usize::from(s.depth == EXACT_DEPTH);
+            count += 1;
+        }
+    }
+    std::fs::write(&request.out, &bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.out.display())))?;
+    writeln!(
+        out,
+        "wthor-samples: {} games ({skipped} skipped as illegal), {count} positions ({exact} solved exactly), {:.1} s, wrote {}",
+        request.games.len(),
+        started.elapsed().as_secs_f64(),
+        request.out.display()
+    )
+}

@@ -1,0 +1,102 @@
+//! The training pipeline end to end, as the real binary runs it on a small scale: self-play data
+//! (`magpie datagen`), a fit (`magpie train`) whose held-out error is below that of knowing
+//! nothing, Multi-ProbCut fitted for the new weights (`magpie probcut`), and the engine playing
+//! with the result.
+
+mod common;
+
+use common::{Engine, TempDir};
+use magpie::eval::weights::Weights;
+use magpie::formats::samples::parse_samples;
+use std::process::Command;
+
+fn magpie(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(args).output().expect("magpie runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{args:?}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+#[test]
+fn a_small_training_run_learns_and_the_engine_uses_it() {
+    let dir = TempDir::new("training");
+    let data = dir.join("data.bin");
+    let data_text = data.display().to_string();
+    magpie(&[
+        "datagen",
+        "--games",
+        "60",
+        "--depth",
+        "2",
+        "--exact-empties",
+        "10",
+        "--random-plies",
+        "8",
+        "--random-rate",
+        "10",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--out",
+        &data_text,
+    ]);
+    let samples = parse_samples(&std::fs::read(&data).unwrap()).unwrap();
+    assert!(samples.len() > 2000, "{} samples", samples.len());
+
+    // Knowing nothing (a score of 0 everywhere) errs by the mean absolute score of the held-out
+    // samples: the last 20% of the file.
+    let held_out = &samples[samples.len() - samples.len() * 20 / 100..];
+    let know_nothing = held_out.iter().map(|s| f64::from(s.score).abs()).sum::<f64>() / held_out.len() as f64 / 100.0;
+
+    let weights = dir.join("w.bin");
+    let weights_text = weights.display().to_string();
+    let report = magpie(&[
+        "train",
+        &data_text,
+        "--out",
+        &weights_text,
+        "--iterations",
+        "30",
+        "--holdout",
+        "20",
+        "--l2",
+        "20",
+        "--threads",
+        "2",
+        "--no-progress",
+    ]);
+    let all = report.lines().find(|l| l.trim_start().starts_with("all:")).unwrap_or_else(|| panic!("{report}"));
+    let words: Vec<&str> = all.split_whitespace().collect();
+    assert_eq!(words[1].parse::<usize>().unwrap(), held_out.len(), "{all}");
+    let error: f64 = words[2].parse().unwrap();
+    assert!(error < know_nothing * 0.9, "held-out error {error} against {know_nothing} for knowing nothing\n{report}");
+
+    // Multi-ProbCut for the new weights, written into a second file beside them.
+    let fitted = dir.join("w-probcut.bin");
+    let fitted_text = fitted.display().to_string();
+    let report = magpie(&[
+        "probcut",
+        &data_text,
+        "--weights",
+        &weights_text,
+        "--out",
+        &fitted_text,
+        "--positions",
+        "900",
+        "--max-depth",
+        "5",
+        "--threads",
+        "2",
+        "--no-progress",
+    ]);
+    let loaded = Weights::read(&fitted).unwrap();
+    assert!(!loaded.probcut().is_empty(), "{report}");
+    assert_eq!(loaded.values(), Weights::read(&weights).unwrap().values(), "the weights are kept as they were");
+
+    // The engine plays with them, selectively.
+    let mut e = Engine::start(&["--weights", &fitted_text]);
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("go depth 7");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 7 ") && l.contains(" selectivity 4 ")), "{lines:?}");
+}
