@@ -1,4 +1,5 @@
-//! Magpie's hand-made evaluation, the default until the trained pattern evaluation arrives.
+//! Magpie's hand-made evaluation (`Eval heuristic`): the default before the trained pattern
+//! evaluation, and still the one of the 4x4 and 6x6 boards.
 //!
 //! It combines the features strong players reason with: mobility (moves now), potential mobility
 //! (the opponent's frontier discs, i.e. moves to come), corners, the X- and C-squares next to empty
