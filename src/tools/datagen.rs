@@ -297,17 +297,7 @@ pub fn run(request: &DatagenRequest, out: &mut impl Write) -> io::Result<Datagen
     for _ in 0..threads {
         searchers.push(Searcher::with_hash(request.hash_mib).map_err(io::Error::other)?);
     }
-    let bar = if request.progress {
-        let bar = indicatif::ProgressBar::new(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(request.progress, total, "{bar:30} {pos}/{len} games, {elapsed} (eta {eta}) {msg}");
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let mut summary = DatagenSummary::default();

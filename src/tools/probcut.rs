@@ -131,16 +131,7 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
     let mut rng = Rng::new(request.seed);
     let drawn: Vec<Position> = (0..request.positions).map(|_| usable[rng.below(usable.len())]).collect();
     let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&request.weights));
-    let bar = if request.progress {
-        let bar = indicatif::ProgressBar::new(drawn.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(request.progress, drawn.len() as u64, "{bar:30} {pos}/{len} positions {eta}");
     let chunk = drawn.len().div_ceil(request.threads.max(1)).max(1);
     let scores: Vec<(usize, Vec<Option<i32>>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = drawn

@@ -110,17 +110,11 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
-    let bar = if request.progress {
-        let bar = indicatif::ProgressBar::new(request.positions.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(
+        request.progress,
+        request.positions.len() as u64,
+        "{bar:30} {pos}/{len} positions, {elapsed} {msg}",
+    );
     writeln!(
         out,
         "solving {} positions ({}, {} thread{}, {} MiB table)",

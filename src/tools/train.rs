@@ -280,16 +280,8 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         STAGE_LEN,
         started.elapsed().as_secs_f64()
     )?;
-    let bar = if request.progress {
-        let bar = indicatif::ProgressBar::new(u64::from(request.iterations));
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} iterations {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar =
+        super::progress_bar(request.progress, u64::from(request.iterations), "{bar:30} {pos}/{len} iterations {msg}");
     let fit_started = Instant::now();
     let params = fit(&rows, request.l2, request.iterations, request.threads, |iteration, w| {
         if iteration % 10 == 0 || iteration == request.iterations {

@@ -74,16 +74,7 @@ fn solve(searcher: &mut Searcher, pos: &Position) -> i16 {
 /// Writes the samples of `request.games` and a line of statistics.
 pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()> {
     let started = Instant::now();
-    let bar = if request.progress {
-        let bar = indicatif::ProgressBar::new(request.games.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(request.progress, request.games.len() as u64, "{bar:30} {pos}/{len} games {eta}");
     let threads = request.threads.max(1);
     let chunk = request.games.len().div_ceil(threads).max(1);
     let results: Vec<Vec<Option<Vec<Sample>>>> = std::thread::scope(|scope| {

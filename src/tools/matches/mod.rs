@@ -532,17 +532,8 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<Pairin
         .collect();
     drop(result_tx);
 
-    let bar = if config.progress {
-        let bar = indicatif::ProgressBar::new(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.set_position(done.len() as u64);
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::tools::progress_bar(config.progress, total, "{bar:30} {pos}/{len} games {msg}");
+    bar.set_position(done.len() as u64);
     for (game, record) in result_rx {
         if let Some(file) = &mut file {
             // One write per game, so that an interruption leaves at most one cut line.
