@@ -287,7 +287,9 @@ impl Weights {
         }
         let count = r.u32()? as usize;
         if count > STAGES * (PROBCUT_MAX_DEPTH + 1) {
-            return Err(ParseWeightsError::ProbCut(count));
+            return Err(ParseWeightsError::Stream(format!(
+                "{count} ProbCut entries, more than one per stage and depth"
+            )));
         }
         let mut probcut = Vec::with_capacity(count);
         for _ in 0..count {

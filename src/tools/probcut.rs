@@ -150,7 +150,7 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).flatten().collect()
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     bar.finish_and_clear();
     let fits = fit(&scores, request.max_depth);

@@ -99,7 +99,7 @@ fn build_rows(samples: &[Sample], canonical: &[Vec<u32>], threads: usize) -> Row
             .chunks(chunk)
             .map(|part| scope.spawn(move || part.iter().map(|s| sample_params(s, canonical)).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     Rows { params, scores: samples.iter().map(|s| f64::from(s.score)).collect() }
 }
@@ -125,7 +125,7 @@ fn normal_product(rows: &Rows, v: &[f64], threads: usize) -> Vec<f64> {
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     sum_vectors(parts, v.len())
 }

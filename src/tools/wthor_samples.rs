@@ -97,7 +97,7 @@ pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     bar.finish_and_clear();
     let (mut bytes, mut skipped, mut exact, mut count) = (Vec::new(), 0, 0, 0);
