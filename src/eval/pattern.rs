@@ -218,6 +218,108 @@ pub fn feature_indices(player: u64, opponent: u64) -> [u32; FEATURES] {
     out
 }
 
+/// Lanes of a [`Features`] vector: the [`FEATURES`] padded to a multiple of 8, for vector code.
+pub const LANES: usize = 48;
+
+/// Where each feature's pattern table starts in a stage's weights.
+pub const FEATURE_OFFSET: [u32; FEATURES] = {
+    let mut out = [0u32; FEATURES];
+    let mut n = 0;
+    while n < FEATURES {
+        out[n] = OFFSETS[FEATURE_PATTERN[n]] as u32;
+        n += 1;
+    }
+    out
+};
+
+/// `POWERS[q][f]`: what a disc of digit 1 on square q adds to feature f's base-3 index (3 to the
+/// power of q's digit in that placement), 0 where f does not cover q.
+static POWERS: [[u16; LANES]; 64] = {
+    let mut table = [[0u16; LANES]; 64];
+    let mut n = 0;
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let mut s = 0;
+        while s < PATTERNS[p].symmetries.len() {
+            let mut i = 0;
+            let mut power = 1u16;
+            while i < PATTERNS[p].squares.len() {
+                let q = symmetric_square(PATTERNS[p].symmetries[s], PATTERNS[p].squares[i]);
+                table[q as usize][n] = power;
+                power *= 3;
+                i += 1;
+            }
+            n += 1;
+            s += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
+/// The base-3 index of every feature (without its pattern's offset) read from both sides: kept up
+/// to date move by move, so that the search never reads a position's patterns from scratch.
+/// Playing a move changes only the lanes of the squares it fills and flips: one vector addition
+/// per square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Digits 1 for the side to move's discs, 2 for the other side's: the indices to evaluate.
+    pub player: [u16; LANES],
+    /// The same features read from the other side (digits 1 and 2 swapped).
+    opponent: [u16; LANES],
+}
+
+impl Features {
+    /// The features of `player` (to move) against `opponent`, on the 8x8 board.
+    pub fn new(player: u64, opponent: u64) -> Features {
+        let mut features = Features { player: [0; LANES], opponent: [0; LANES] };
+        for (discs, own, other) in [(player, 1, 2), (opponent, 2, 1)] {
+            let mut rest = discs;
+            while rest != 0 {
+                let powers = &POWERS[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+                for ((mine, theirs), &power) in features.player.iter_mut().zip(&mut features.opponent).zip(powers) {
+                    *mine += own * power;
+                    *theirs += other * power;
+                }
+            }
+        }
+        features
+    }
+
+    /// The features after the side to move plays on `square`, flipping `flips`, read from the
+    /// side that then moves.
+    #[inline]
+    pub fn play(&self, square: u32, flips: u64) -> Features {
+        let mut flipped = [0u16; LANES];
+        let mut rest = flips;
+        while rest != 0 {
+            let powers = &POWERS[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            for (sum, &power) in flipped.iter_mut().zip(powers) {
+                *sum = sum.wrapping_add(power);
+            }
+        }
+        let placed = &POWERS[square as usize & 63];
+        // For the side that moves next, the new disc is the opponent's (2) and the flipped ones
+        // turn from 1 to 2; for the mover they were 2 and become 1.
+        Features {
+            player: std::array::from_fn(|lane| {
+                self.opponent[lane].wrapping_add(placed[lane].wrapping_mul(2)).wrapping_add(flipped[lane])
+            }),
+            opponent: std::array::from_fn(|lane| {
+                self.player[lane].wrapping_add(placed[lane]).wrapping_sub(flipped[lane])
+            }),
+        }
+    }
+
+    /// The features after a pass.
+    #[inline]
+    pub fn pass(&self) -> Features {
+        Features { player: self.opponent, opponent: self.player }
+    }
+}
+
 /// For each pattern, the index each configuration shares its weight with: the smallest index among
 /// its images under the symmetries that map the pattern's squares onto themselves (a row read
 /// backwards, a corner block reflected along its diagonal). Training fits one weight per class.
@@ -364,6 +466,54 @@ mod tests {
         }
         assert_eq!(feature_indices(!0, 0), reference::feature_indices(!0, 0));
         assert_eq!(feature_indices(0, !0), reference::feature_indices(0, !0));
+    }
+
+    #[test]
+    fn features_read_both_sides_as_the_reference_does() {
+        for seed in 0..500 {
+            let (p, o) = random_discs(seed);
+            let features = Features::new(p, o);
+            let (mine, theirs) = (reference::feature_indices(p, o), reference::feature_indices(o, p));
+            for f in 0..FEATURES {
+                assert_eq!(u32::from(features.player[f]) + FEATURE_OFFSET[f], mine[f], "seed {seed} feature {f}");
+                assert_eq!(u32::from(features.pass().player[f]) + FEATURE_OFFSET[f], theirs[f], "seed {seed}");
+            }
+            assert_eq!(features.player[FEATURES..], [0; LANES - FEATURES]);
+        }
+    }
+
+    /// Random games from the start: the features kept move by move (and pass by pass) are those
+    /// read from scratch at every position.
+    #[test]
+    fn features_kept_up_to_date_equal_features_read_afresh() {
+        use crate::board::movegen::{flips, legal_moves};
+        let mut rng = crate::rng::Rng::new(7);
+        for _ in 0..200 {
+            let (mut player, mut opponent) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut features = Features::new(player, opponent);
+            loop {
+                let moves = legal_moves(player, opponent);
+                if moves == 0 {
+                    if legal_moves(opponent, player) == 0 {
+                        break;
+                    }
+                    (player, opponent) = (opponent, player);
+                    features = features.pass();
+                } else {
+                    let mut pick = rng.below(moves.count_ones() as usize);
+                    let mut rest = moves;
+                    while pick > 0 {
+                        rest &= rest - 1;
+                        pick -= 1;
+                    }
+                    let square = rest.trailing_zeros();
+                    let flipped = flips(square as usize, player, opponent);
+                    features = features.play(square, flipped);
+                    (player, opponent) = (opponent ^ flipped, player ^ flipped ^ (1 << square));
+                }
+                assert_eq!(features, Features::new(player, opponent));
+            }
+        }
     }
 
     /// A position's mirror images have the same features, in another order, once each index is

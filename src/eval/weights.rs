@@ -19,7 +19,7 @@
 //! A file is checked completely before it replaces the weights in use: a wrong magic, version or
 //! shape, a damaged stream or a hash that does not match is refused with a one-line error.
 
-use super::pattern::{STAGE_LEN, STAGES, constant_index, feature_indices, stage};
+use super::pattern::{FEATURE_OFFSET, FEATURES, Features, STAGE_LEN, STAGES, constant_index, feature_indices, stage};
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -385,6 +385,18 @@ impl Weights {
         let indices = feature_indices(player, opponent);
         let constant = i32::from(table[constant_index(empties)]);
         let sum: i32 = indices.iter().map(|&i| i32::from(table[i as usize])).sum::<i32>() + constant;
+        sum.clamp(-6400, 6400)
+    }
+
+    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search, and
+    /// its number of empty squares.
+    #[inline]
+    pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
+        let table = self.stage(stage(empties));
+        let mut sum = i32::from(table[constant_index(empties)]);
+        for (&offset, &index) in FEATURE_OFFSET.iter().zip(&features.player[..FEATURES]) {
+            sum += i32::from(table[(offset + u32::from(index)) as usize]);
+        }
         sum.clamp(-6400, 6400)
     }
 }
