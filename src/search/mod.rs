@@ -21,6 +21,7 @@
 //! exact solves.
 
 pub mod endgame;
+pub mod eval_stack;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;

@@ -6,6 +6,7 @@
 //! [`super::midgame`], the exact solver in [`super::endgame`], iterative deepening and the root in
 //! [`super::root`].
 
+use super::eval_stack::EvalStack;
 use super::split::{SplitPoint, SplitPool};
 use super::tt::TranspositionTable;
 use super::{MAX_PLY, SearchControl, StopReason};
@@ -96,6 +97,9 @@ pub struct Worker {
     /// Triangular PV table: `pv[ply][ply..pv_len[ply]]` is the best line from `ply`.
     pub(super) pv: Vec<[u8; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY],
+    /// Whether the evaluation reads patterns, kept up to date along the path in `features`.
+    pub(super) patterns: bool,
+    pub(super) features: EvalStack,
 }
 
 /// The code of a pass in PV arrays (squares are 0..64).
@@ -128,6 +132,8 @@ impl Worker {
             squares: 64,
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
+            patterns: false,
+            features: EvalStack::new(),
         }
     }
 
@@ -145,6 +151,7 @@ impl Worker {
         self.budget = None;
         self.over_budget = false;
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
+        self.patterns = setup.eval.kind() == EvalKind::Pattern && setup.size == BoardSize::Eight;
         self.setup = setup;
     }
 
