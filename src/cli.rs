@@ -55,7 +55,7 @@ struct Cli {
     /// weights built into the binary.
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench.
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench, datagen.
     #[arg(long, global = true, default_value_t = crate::search::DEFAULT_SELECTIVITY,
           value_parser = clap::value_parser!(u8).range(0..=crate::search::MAX_SELECTIVITY as i64))]
     selectivity: u8,
@@ -658,6 +658,7 @@ where
             exact_empties: args.exact_empties,
             random_plies: args.random_plies,
             random_percent: args.random_rate,
+            selectivity: cli.selectivity,
             hash_mib: args.hash.map_or(datagen::DEFAULT_HASH_MIB, |mib| mib as usize),
             eval: Evaluator::with_weights(EvalKind::default(), weights),
             progress: !args.no_progress,

@@ -6,7 +6,8 @@
 //! generator, so that the games start close to even. The engine then plays the game out against
 //! itself. Every position where the side to move has a legal move becomes a sample (a position
 //! that must pass gives none): with more than `--exact-empties` empty squares it is searched to
-//! `--depth` and recorded with that depth and the root score; with fewer it is solved exactly and
+//! `--depth` (with Multi-ProbCut at `--selectivity`, as the engine searches) and recorded with
+//! that depth and the root score; with fewer it is solved exactly and
 //! recorded with [`EXACT_DEPTH`]. The best move found is played, except that while the position
 //! is above the exact threshold a uniformly random legal move is played instead with probability
 //! `--random-rate` percent, so that the games spread out (the position is still recorded with its
@@ -178,6 +179,8 @@ pub struct DatagenRequest {
     pub hash_mib: usize,
     /// The evaluation of the searches.
     pub eval: Evaluator,
+    /// Multi-ProbCut's selectivity in the depth-limited searches (0 for none).
+    pub selectivity: u8,
     /// Whether to show a progress bar on stderr.
     pub progress: bool,
 }
@@ -256,6 +259,7 @@ pub fn play_game(request: &DatagenRequest, game: u64, searcher: &mut Searcher) -
         let exact = pos.empty_count() <= request.exact_empties;
         let mut search = SearchRequest::new(pos, request.eval.clone());
         search.max_depth = if exact { 60 } else { request.depth };
+        search.selectivity = request.selectivity;
         let result = searcher.search(&search, &mut NoControl, &mut |_| {});
         // Without limits the solver always ends exact; should it not, the depth says what it is.
         let depth = if exact && result.info.exact {
@@ -378,6 +382,7 @@ mod tests {
             random_percent: 20,
             hash_mib: 1,
             eval: Evaluator::new(EvalKind::default()),
+            selectivity: 0,
             progress: false,
         }
     }
