@@ -145,7 +145,9 @@ impl Evaluator {
     }
 
     /// The terms that make up [`Evaluator::evaluate`]: for the patterns, each pattern's placements
-    /// summed (`raw` is how many placements hold a disc) and the stage's constant.
+    /// summed (`raw` is how many placements hold a disc), the stage's constant and the mobility
+    /// table's weight (`raw` is the side to move's legal moves less the other side's, each counted
+    /// up to [`pattern::MOBILITY_MAX`]).
     pub fn parts(&self, pos: &Position) -> Vec<EvalPart> {
         if !self.uses_patterns(pos) {
             return match self.kind {
@@ -164,6 +166,10 @@ impl Evaluator {
         }
         let constant = table[pattern::constant_index(pos.empty_count())];
         parts.push(EvalPart { name: "constant", raw: 1, score: i32::from(constant) });
+        let mobility = pattern::mobility_index(pos.player(), pos.opponent());
+        let raw = (mobility - pattern::MOBILITY) as i32;
+        let raw = raw / (pattern::MOBILITY_MAX as i32 + 1) - raw % (pattern::MOBILITY_MAX as i32 + 1);
+        parts.push(EvalPart { name: "mobility", raw, score: i32::from(table[mobility]) });
         parts
     }
 }

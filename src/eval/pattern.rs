@@ -5,12 +5,17 @@
 //! to move's disc, 2 the opponent's). Each of the 11 patterns (edge with its two X-squares, 3x3 and
 //! 2x5 corner blocks, rows 2 to 4, diagonals of length 4 to 8) lies on the board in each of its
 //! distinct images under the board's 8 symmetries, and every placement of a pattern reads the same
-//! weight table, so a position and its mirror images get the same evaluation.
+//! weight table, so a position and its mirror images get the same evaluation. Beside the patterns,
+//! each stage has a constant for each number of empties and a table over the two sides' numbers
+//! of legal moves ([`mobility_index`]).
 //!
-//! [`feature_indices`] is the fast path the search uses: it computes the 8 symmetric views of the
-//! two bitboards once, and reads every placement as the pattern's canonical placement in one view,
-//! gathering its squares with shifts and masks and turning the two bit sets into one base-3 number
-//! with [`TERNARY`]. The tests compare it with a square-by-square reading of each placement.
+//! [`feature_indices`] reads a position's features from scratch: it computes the 8 symmetric views
+//! of the two bitboards once, and reads every placement as the pattern's canonical placement in
+//! one view, gathering its squares with shifts and masks and turning the two bit sets into one
+//! base-3 number with [`TERNARY`]. The search keeps them up to date move by move instead
+//! ([`Features`]). The tests compare both with a square-by-square reading of each placement.
+
+use crate::board::movegen::legal_moves;
 
 /// How many stages the weights have: positions are grouped by their number of empty squares.
 pub const STAGES: usize = 15;
@@ -81,8 +86,23 @@ pub const fn constant_index(empties: u32) -> usize {
     BIAS + (empties % 4) as usize
 }
 
-/// The number of weights of one stage: every pattern's table, then the 4 constants.
-pub const STAGE_LEN: usize = BIAS + 4;
+/// Legal move counts above this share the last row or column of the mobility table.
+pub const MOBILITY_MAX: u32 = 24;
+
+/// Where the mobility table starts in a stage's weights, after the constants: one weight for each
+/// pair (the side to move's legal moves, the other side's), each counted up to [`MOBILITY_MAX`].
+pub const MOBILITY: usize = BIAS + 4;
+
+/// The number of weights of one stage: every pattern's table, the 4 constants, the mobility table.
+pub const STAGE_LEN: usize = MOBILITY + ((MOBILITY_MAX + 1) * (MOBILITY_MAX + 1)) as usize;
+
+/// The mobility table's index in a stage's weights for `player` (to move) against `opponent`.
+#[inline]
+pub fn mobility_index(player: u64, opponent: u64) -> usize {
+    let mine = legal_moves(player, opponent).count_ones().min(MOBILITY_MAX);
+    let theirs = legal_moves(opponent, player).count_ones().min(MOBILITY_MAX);
+    MOBILITY + (mine * (MOBILITY_MAX + 1) + theirs) as usize
+}
 
 /// The pattern of each feature, in the order [`feature_indices`] returns them.
 pub const FEATURE_PATTERN: [usize; FEATURES] = {

@@ -2,14 +2,14 @@
 //! in. The default file is embedded in the binary; `--weights FILE` and `setoption name Weights`
 //! load another.
 //!
-//! File format (version 1, little-endian):
+//! File format (version 2, little-endian):
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `MAGPIEPW` |
-//! | 4 | version (1) |
+//! | 4 | version (2; version 1 had no mobility table) |
 //! | 4 | stages (15) |
-//! | 4 | weights per stage (the pattern tables and 4 constants: 167,269) |
+//! | 4 | weights per stage (the pattern tables, 4 constants and the 25 × 25 mobility table: 167,894) |
 //! | 4 | K, the number of ProbCut entries |
 //! | 16 × K | each: stage, deep depth, shallow depth, 0 (one byte each), then slope, intercept and σ (f32) |
 //! | 4 | L, the length of the weight stream |
@@ -19,7 +19,9 @@
 //! A file is checked completely before it replaces the weights in use: a wrong magic, version or
 //! shape, a damaged stream or a hash that does not match is refused with a one-line error.
 
-use super::pattern::{FEATURE_OFFSET, FEATURES, Features, STAGE_LEN, STAGES, constant_index, feature_indices, stage};
+use super::pattern::{
+    FEATURE_OFFSET, FEATURES, Features, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index, stage,
+};
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -27,7 +29,7 @@ use std::sync::{Arc, LazyLock};
 pub const MAGIC: &[u8; 8] = b"MAGPIEPW";
 
 /// The version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Multi-ProbCut's prediction of a deep search's score from a shallow one, for one stage and one
 /// depth: `deep ≈ slope × shallow + intercept`, with error σ (centi-discs).
@@ -383,17 +385,17 @@ impl Weights {
         let empties = 64 - (player | opponent).count_ones();
         let table = self.stage(stage(empties));
         let indices = feature_indices(player, opponent);
-        let constant = i32::from(table[constant_index(empties)]);
+        let constant = i32::from(table[constant_index(empties)]) + i32::from(table[mobility_index(player, opponent)]);
         let sum: i32 = indices.iter().map(|&i| i32::from(table[i as usize])).sum::<i32>() + constant;
         sum.clamp(-6400, 6400)
     }
 
-    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search, and
-    /// its number of empty squares.
+    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search.
     #[inline]
-    pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
+    pub fn evaluate_features(&self, features: &Features, player: u64, opponent: u64) -> i32 {
+        let empties = 64 - (player | opponent).count_ones();
         let table = self.stage(stage(empties));
-        let mut sum = i32::from(table[constant_index(empties)]);
+        let mut sum = i32::from(table[constant_index(empties)]) + i32::from(table[mobility_index(player, opponent)]);
         for (&offset, &index) in FEATURE_OFFSET.iter().zip(&features.player[..FEATURES]) {
             sum += i32::from(table[(offset + u32::from(index)) as usize]);
         }
@@ -440,8 +442,8 @@ mod tests {
         flipped[100] ^= 4;
         assert_eq!(Weights::from_bytes(&flipped).unwrap_err(), ParseWeightsError::Checksum);
         let mut version = bytes.clone();
-        version[8] = 2;
-        assert_eq!(Weights::from_bytes(&version).unwrap_err(), ParseWeightsError::Version(2));
+        version[8] = 1;
+        assert_eq!(Weights::from_bytes(&version).unwrap_err(), ParseWeightsError::Version(1));
         let mut shape = bytes.clone();
         shape[12] = 30;
         assert_eq!(
@@ -464,9 +466,14 @@ mod tests {
         let pos = crate::board::Position::initial().play(crate::board::Square::from_coords(5, 4).unwrap());
         let (p, o) = (pos.player(), pos.opponent());
         let table = w.stage(stage(pos.empty_count()));
+        // Black has 3 moves after f5, White 3 (d6, f4, f6): the mobility table's cell (3, 3).
+        let mobility = crate::eval::pattern::MOBILITY + 3 * 25 + 3;
+        assert_eq!(crate::eval::pattern::mobility_index(p, o), mobility);
         let expected: i32 = feature_indices(p, o).iter().map(|&i| i32::from(table[i as usize])).sum::<i32>()
-            + i32::from(table[constant_index(pos.empty_count())]);
+            + i32::from(table[constant_index(pos.empty_count())])
+            + i32::from(table[mobility]);
         assert_eq!(w.evaluate(p, o), expected.clamp(-6400, 6400));
+        assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), w.evaluate(p, o));
         assert_eq!(FEATURE_PATTERN.len(), 46);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
     }

@@ -182,7 +182,7 @@ impl Worker {
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.patterns {
             let features = self.features.at(ply, pos);
-            self.setup.eval.weights().evaluate_features(features, pos.empty_count())
+            self.setup.eval.weights().evaluate_features(features, pos.player(), pos.opponent())
         } else {
             self.setup.eval.evaluate(pos)
         }
@@ -194,11 +194,12 @@ impl Worker {
         if self.patterns {
             let parent = *self.features.at(ply, pos);
             let weights = self.setup.eval.weights();
-            let empties = pos.empty_count() - 1;
+            let (player, opponent) = (pos.player(), pos.opponent());
             for m in list.as_mut_slice() {
                 if m.value != FIRST {
                     let child = parent.play(u32::from(m.square), m.flips);
-                    m.value -= W_EVAL * weights.evaluate_features(&child, empties);
+                    let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
+                    m.value -= W_EVAL * weights.evaluate_features(&child, next_player, next_opponent);
                 }
             }
         } else {

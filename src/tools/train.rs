@@ -16,7 +16,7 @@ use crate::board::{BoardSize, Color, Position};
 use crate::eval::heuristic;
 use crate::eval::pattern::{
     BIAS, FEATURE_PATTERN, FEATURES, OFFSETS, PATTERNS, STAGE_LEN, STAGES, canonical_indices, constant_index,
-    feature_indices, stage,
+    feature_indices, mobility_index, stage,
 };
 use crate::eval::weights::Weights;
 use crate::formats::samples::{Sample, parse_samples};
@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// One weight per feature plus the constant.
-const ROW: usize = FEATURES + 1;
+const ROW: usize = FEATURES + 2;
 
 /// What `magpie train` is asked.
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ struct Rows {
 }
 
 /// The index into the parameter vector of each feature of `sample` (canonical configurations),
-/// then the stage's constant.
+/// then the stage's constant and the mobility table's entry.
 fn sample_params(sample: &Sample, canonical: &[Vec<u32>]) -> [u32; ROW] {
     let base = stage(sample.empties()) * STAGE_LEN;
     let mut out = [0u32; ROW];
@@ -89,6 +89,7 @@ fn sample_params(sample: &Sample, canonical: &[Vec<u32>]) -> [u32; ROW] {
         out[i] = (base + OFFSETS[p] + canonical[p][local] as usize) as u32;
     }
     out[FEATURES] = (base + constant_index(sample.empties())) as u32;
+    out[FEATURES + 1] = (base + mobility_index(sample.player, sample.opponent)) as u32;
     out
 }
 
