@@ -55,7 +55,7 @@ struct Cli {
     /// weights built into the binary.
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench, datagen.
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench, solve, datagen.
     #[arg(long, global = true, default_value_t = crate::search::DEFAULT_SELECTIVITY,
           value_parser = clap::value_parser!(u8).range(0..=crate::search::MAX_SELECTIVITY as i64))]
     selectivity: u8,
@@ -185,6 +185,12 @@ struct ProbCutArgs {
     /// The deepest search fitted.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(3..=24))]
     max_depth: u32,
+    /// Positions solved exactly for the solve fits (the selective solves' ProbCut); 0 for none.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    solve_positions: u64,
+    /// The most empty squares a solve fit is made for.
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(10..=30))]
+    solve_max_empties: u32,
     /// Threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: u64,
@@ -609,7 +615,7 @@ where
             eval: Evaluator::with_weights(args.eval, weights),
             selectivity: cli.selectivity,
         }),
-        Some(Command::Solve(args)) => solve_request(args).map(Request::Solve),
+        Some(Command::Solve(args)) => solve_request(args, cli.selectivity).map(Request::Solve),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
         Some(Command::FitEval { wthor }) => {
             fit_eval::read_wthor(&wthor).map(Request::FitEval).map_err(|e| CliError(format!("--wthor {e}")))
@@ -630,6 +636,8 @@ where
             out: args.out,
             positions: args.positions as usize,
             max_depth: args.max_depth,
+            solve_positions: args.solve_positions as usize,
+            solve_max_empties: args.solve_max_empties,
             threads: args.threads as usize,
             seed: args.seed,
             progress: !args.no_progress,
@@ -701,7 +709,7 @@ fn perft_request(args: PerftArgs) -> Result<PerftRequest, CliError> {
     })
 }
 
-fn solve_request(args: SolveArgs) -> Result<SolveRequest, CliError> {
+fn solve_request(args: SolveArgs, selectivity: u8) -> Result<SolveRequest, CliError> {
     let name = args.file.display();
     let text = std::fs::read_to_string(&args.file).map_err(|e| CliError(format!("{name}: {e}")))?;
     let positions = parse_obf_file(&text).map_err(|(line, e)| CliError(format!("{name} line {line}: {e}")))?;
@@ -710,6 +718,7 @@ fn solve_request(args: SolveArgs) -> Result<SolveRequest, CliError> {
         threads: args.search.threads as usize,
         hash_mib: args.search.hash as usize,
         wld: args.wld,
+        selectivity,
         progress: !args.no_progress,
     })
 }

@@ -220,6 +220,33 @@ fn multi_probcut_changes_no_exact_score() {
     assert!(nodes(MAX_SELECTIVITY) < nodes(0), "{pos}");
 }
 
+/// With Multi-ProbCut the solve is a ladder of selective solves, the last exact: each selective
+/// one is reported as such (`selectivity`, not exact), and a search stopped on the way claims no
+/// exact score.
+#[test]
+fn selective_solves_lead_to_the_exact_one() {
+    let positions = playable_positions(36, BoardSize::Eight, |i| 16 + (i % 5) as u32, 8);
+    for pos in &positions {
+        let mut request = SearchRequest::new(*pos, EvalKind::Pattern);
+        request.selectivity = 4;
+        let mut solves = Vec::new();
+        let result = searcher(1).search(&request, &mut NoControl, &mut |info| {
+            if info.depth == pos.empty_count() {
+                solves.push((info.exact, info.selectivity));
+            }
+        });
+        assert_eq!(solves, [(false, Some(4)), (false, Some(2)), (true, None)], "{pos}");
+        assert!(result.info.exact, "{pos}");
+        let reference = solve(&mut searcher(1), *pos).info.score;
+        assert_eq!(result.info.score, reference, "{pos}");
+        // Stopped by a node budget before the exact solve ends: a selective or depth-limited score.
+        request.node_limit = Some(result.info.nodes / 2);
+        let stopped = searcher(1).search(&request, &mut NoControl, &mut |_| {});
+        assert!(!stopped.info.exact, "{pos}: {:?}", stopped.info);
+        assert!(pos.is_legal(stopped.best));
+    }
+}
+
 #[test]
 fn the_move_is_always_legal() {
     // Every kind of limit, on every board size, from the start to the end of random games.

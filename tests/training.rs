@@ -85,12 +85,20 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
         "900",
         "--max-depth",
         "5",
+        "--solve-positions",
+        "300",
+        "--solve-max-empties",
+        "13",
         "--threads",
         "2",
         "--no-progress",
     ]);
     let loaded = Weights::read(&fitted).unwrap();
     assert!(!loaded.probcut().is_empty(), "{report}");
+    assert!(report.contains("solve fits: sigma by empties"), "{report}");
+    assert!(loaded.probcut().iter().any(|f| f.solve), "{report}");
+    // From 10 empties (the solver's first ProbCut node) up, carried on past the 13 fitted.
+    assert!(loaded.solve_fit(10).is_some() && loaded.solve_fit(30).is_some(), "{report}");
     assert_eq!(loaded.values(), Weights::read(&weights).unwrap().values(), "the weights are kept as they were");
 
     // The engine plays with them, selectively.

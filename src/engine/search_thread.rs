@@ -259,7 +259,7 @@ mod tests {
         let searcher = config.searcher();
         assert!(Arc::ptr_eq(searcher.table(), &config.table));
         assert_eq!(searcher.threads(), 3);
-        let entry = TtEntry { lower: 0, upper: 0, best: 19, depth: 4, cost: 3 };
+        let entry = TtEntry { lower: 0, upper: 0, best: 19, depth: 4, cost: 3, cut: 0 };
         config.table.store(12345, entry);
         let after_panic = config.searcher_after_panic();
         assert!(Arc::ptr_eq(after_panic.table(), &config.table));

@@ -15,7 +15,7 @@ use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
 use crate::formats::ggf::{GgfGame, MoveText};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, one_line};
-use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult};
+use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult, selectivity_percent};
 use nom::Parser;
 use nom::branch::alt;
 use nom::character::complete::space0;
@@ -156,6 +156,8 @@ pub enum Reply {
         depth: u32,
         /// Whether the evaluation is the exact result.
         exact: bool,
+        /// The selectivity of a selective solve (the game searched to its end with ProbCut).
+        selective_solve: Option<u8>,
     },
     /// `status <text>` (empty text clears the status bar).
     Status(String),
@@ -206,14 +208,18 @@ impl fmt::Display for Reply {
                     None => write!(f, "=== {mv}//{time:.2}"),
                 }
             }
-            Reply::Search { pv, mover, eval, depth, exact } => {
+            Reply::Search { pv, mover, eval, depth, exact, selective_solve } => {
                 let mut color = *mover;
                 let mut line = String::new();
                 for mv in pv {
                     line.push_str(&line_move(*mv, color));
                     color = color.opposite();
                 }
-                let depth = if *exact { "100%".to_string() } else { depth.to_string() };
+                let depth = match (exact, selective_solve) {
+                    (true, _) => "100%".to_string(),
+                    (false, Some(level)) => format!("{depth}@{}%", selectivity_percent(*level)),
+                    (false, None) => depth.to_string(),
+                };
                 write!(f, "search {line} {} 0 {depth}", discs(*eval))
             }
             Reply::Status(text) if text.is_empty() => f.write_str("status"),
@@ -447,7 +453,11 @@ impl Nboard {
                 } else {
                     (info.pv.clone(), info.score)
                 };
-                Nboard::send(ctx, Reply::Search { pv, mover, eval, depth: info.depth, exact: info.exact });
+                let selective_solve = if info.solve && !info.exact { info.selectivity } else { None };
+                Nboard::send(
+                    ctx,
+                    Reply::Search { pv, mover, eval, depth: info.depth, exact: info.exact, selective_solve },
+                );
                 if info.multipv.unwrap_or(1) == 1 {
                     Nboard::send(ctx, Reply::NodeStats { nodes: info.nodes, seconds: info.time.as_secs_f64() });
                 }
@@ -611,14 +621,29 @@ mod tests {
         assert_eq!(Reply::Move { mv: f5, eval: Some(150), time: 2.0 }.to_string(), "=== F5/1.50/2.00");
         assert_eq!(Reply::Move { mv: Move::Pass, eval: None, time: 0.0 }.to_string(), "=== PA//0.00");
         assert_eq!(
-            Reply::Search { pv: vec![f5, d6, Move::Pass], mover: Color::Black, eval: -300, depth: 7, exact: false }
-                .to_string(),
+            Reply::Search {
+                pv: vec![f5, d6, Move::Pass],
+                mover: Color::Black,
+                eval: -300,
+                depth: 7,
+                exact: false,
+                selective_solve: None
+            }
+            .to_string(),
             "search F5d6PA -3.00 0 7"
         );
-        assert_eq!(
-            Reply::Search { pv: vec![d6], mover: Color::White, eval: 400, depth: 12, exact: true }.to_string(),
-            "search d6 4.00 0 100%"
-        );
+        let solved = Reply::Search {
+            pv: vec![d6],
+            mover: Color::White,
+            eval: 400,
+            depth: 12,
+            exact: true,
+            selective_solve: None,
+        };
+        assert_eq!(solved.to_string(), "search d6 4.00 0 100%");
+        let Reply::Search { pv, mover, eval, depth, .. } = solved else { unreachable!() };
+        let selective = Reply::Search { pv, mover, eval, depth, exact: false, selective_solve: Some(4) };
+        assert_eq!(selective.to_string(), "search d6 4.00 0 12@87%");
         assert_eq!(Reply::Status(String::new()).to_string(), "status");
         assert_eq!(Reply::Analysis { moves_made: 12, eval: -25 }.to_string(), "analysis 12 -0.25");
         assert_eq!(Reply::NodeStats { nodes: 1000, seconds: 0.5 }.to_string(), "nodestats 1000 0.50");

@@ -14,6 +14,12 @@
 //!
 //! A pass costs no empty square: the same node is searched for the opponent; when neither side
 //! can move the game is over and the empties go to the winner.
+//!
+//! A selective solve (the worker's `solve_cut` above 0) also tries Multi-ProbCut at its
+//! null-window nodes from [`PROBCUT_EMPTIES`] up: a shallow depth-limited search predicts the
+//! exact score through the weights' solve fit for that many empties, and the node is cut when the
+//! prediction lies beyond the window by t·σ. Its table entries record their selectivity, so an
+//! exact solve never trusts them (it still tries their moves first).
 
 use super::SearchControl;
 use super::ordering::{QUADRANT_BIT, SQUARE_CLASSES, odd_squares, ordered_moves, parity};
@@ -35,6 +41,9 @@ pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 
 /// From this many empty squares up, a node may be split between threads.
 pub const SPLIT_EMPTIES: u32 = 12;
+
+/// From this many empty squares up, the null-window nodes of a selective solve try ProbCut.
+pub const PROBCUT_EMPTIES: u32 = 10;
 
 /// Lower than any score in discs.
 const NO_SCORE: i32 = -100;
@@ -200,7 +209,7 @@ impl Worker {
         }
         let mut hint = NO_MOVE;
         if let Some(entry) = self.tt.probe(key) {
-            if u32::from(entry.depth) >= n {
+            if u32::from(entry.depth) >= n && entry.trusted_at(self.solve_cut) {
                 if entry.lower > alpha {
                     return entry.lower;
                 }
@@ -217,6 +226,13 @@ impl Worker {
             }
             return -self.nws_deep(&pos.pass(), -alpha - 1, ply + 1, control);
         }
+        if self.solve_cut != 0
+            && n >= PROBCUT_EMPTIES
+            && self.patterns
+            && let Some(score) = self.solve_probcut(pos, n, alpha, ply, control)
+        {
+            return score;
+        }
         let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
@@ -225,6 +241,7 @@ impl Worker {
                 let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
                 if let Some(entry) = self.tt.probe(hash_discs(next_player, next_opponent, self.setup.size))
                     && u32::from(entry.depth) + 1 >= n
+                    && entry.trusted_at(self.solve_cut)
                     && -entry.upper > alpha
                 {
                     return -entry.upper;
@@ -249,8 +266,16 @@ impl Worker {
                 }
             }
             if i == 0 && list.len() > 1 && n >= SPLIT_EMPTIES && self.can_split() {
-                (best, best_move) =
-                    self.split(pos, alpha, ply, SplitKind::Endgame, list, 1, (best, best_move), control);
+                (best, best_move) = self.split(
+                    pos,
+                    alpha,
+                    ply,
+                    SplitKind::Endgame(self.solve_cut),
+                    list,
+                    1,
+                    (best, best_move),
+                    control,
+                );
                 if self.halted() {
                     return 0;
                 }
@@ -266,7 +291,46 @@ impl Worker {
     fn store_exact(&self, key: u64, n: u32, lower: i32, upper: i32, best: u8, start_nodes: u64) {
         let spent = self.nodes - start_nodes + 1;
         let cost = (64 - spent.leading_zeros()) as u8;
-        self.tt.store(key, TtEntry { lower, upper, best, depth: n as u8, cost });
+        self.tt.store(key, TtEntry { lower, upper, best, depth: n as u8, cost, cut: self.solve_cut });
+    }
+
+    /// ProbCut in a selective solve: whether a shallow search predicts, with the confidence of
+    /// the solve's selectivity, that the exact score of `pos` (`n` empties, the side to move having
+    /// a move) is above `alpha` (then `Some(alpha + 1)`) or not (`Some(alpha)`).
+    fn solve_probcut(
+        &mut self,
+        pos: &Position,
+        n: u32,
+        alpha: i32,
+        ply: usize,
+        control: &mut dyn SearchControl,
+    ) -> Option<i32> {
+        let t = super::probcut_t(self.solve_cut)?;
+        let fit = *self.setup.eval.weights().solve_fit(n)?;
+        let margin = t * fit.sigma;
+        let shallow = i32::from(fit.shallow);
+        // exact × 100 ≈ slope · shallow + intercept, both in centi-discs.
+        let high = ((((alpha + 1) * 100) as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
+        if high < 6400 {
+            let v = self.pvs(pos, shallow, high - 1, high, ply, control);
+            if self.halted() {
+                return Some(0);
+            }
+            if v >= high {
+                return Some(alpha + 1);
+            }
+        }
+        let low = (((alpha * 100) as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
+        if low > -6400 {
+            let v = self.pvs(pos, shallow, low, low + 1, ply, control);
+            if self.halted() {
+                return Some(0);
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// The null-window solver near the end: parity and square order, no table.
@@ -465,6 +529,34 @@ mod tests {
         };
         w.prepare(&tt, &Arc::new(Shared::new(1)), setup);
         w
+    }
+
+    /// A selective solve (the embedded weights have solve fits) cuts by ProbCut: fewer nodes than the
+    /// exact solve, and its table entries are not trusted by the exact solve that follows.
+    #[test]
+    fn selective_solves_cut_and_stay_apart() {
+        let mut rng = Rng::new(12);
+        let (mut selective_nodes, mut exact_nodes) = (0, 0);
+        for _ in 0..12 {
+            let pos = random_position(&mut rng, BoardSize::Eight, 18);
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let mut w = worker(BoardSize::Eight);
+            w.setup.eval = crate::eval::EvalKind::Pattern.into();
+            w.patterns = true;
+            let exact = w.pvs_end(&pos, -65, 65, 0, &mut NoControl);
+            exact_nodes += w.nodes;
+            w.tt.clear();
+            w.nodes = 0;
+            w.solve_cut = crate::search::MAX_SELECTIVITY;
+            w.pvs_end(&pos, -65, 65, 0, &mut NoControl);
+            selective_nodes += w.nodes;
+            // Now exact again over the selective entries: the exact score.
+            w.solve_cut = 0;
+            assert_eq!(w.pvs_end(&pos, -65, 65, 0, &mut NoControl), exact, "{pos}");
+        }
+        assert!(selective_nodes * 2 < exact_nodes, "{selective_nodes} against {exact_nodes}");
     }
 
     #[test]

@@ -171,7 +171,7 @@ impl Worker {
             };
             let spent = self.nodes - start_nodes + 1;
             let cost = (64 - spent.leading_zeros()) as u8;
-            self.tt.store(key, TtEntry { lower, upper, best: best_move, depth: depth as u8, cost });
+            self.tt.store(key, TtEntry { lower, upper, best: best_move, depth: depth as u8, cost, cut: 0 });
         }
         best
     }

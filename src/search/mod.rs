@@ -89,6 +89,20 @@ pub fn probcut_t(selectivity: u8) -> Option<f32> {
     }
 }
 
+/// How sure a selectivity level's cuts are, in percent, as Edax writes it after a selective
+/// solve's depth (`22@87%`): about the chance that the error of a cut's prediction stays within
+/// t standard deviations either way.
+pub fn selectivity_percent(selectivity: u8) -> u32 {
+    match selectivity {
+        0 => 100,
+        1 => 99,
+        2 => 98,
+        3 => 95,
+        4 => 87,
+        _ => 73,
+    }
+}
+
 /// The engine's selectivity unless told otherwise (the `Selectivity` option, `--selectivity`).
 pub const DEFAULT_SELECTIVITY: u8 = 4;
 
@@ -122,6 +136,9 @@ pub struct SearchInfo {
     /// Whether the score comes from a search to the end of the game: the perfect-play result, or
     /// a bound on it (see `bound`).
     pub exact: bool,
+    /// Whether every line was searched to the end of the game: with `exact`, the perfect-play
+    /// result; without, a selective solve's (cut by ProbCut at `selectivity`).
+    pub solve: bool,
     /// Whether `score` is the value or a bound on it (a WLD search's win or loss, a root move
     /// that did not beat the best).
     pub bound: Bound,
@@ -186,6 +203,7 @@ pub fn unsearched(best: Move, score: i32, time: Duration) -> SearchResult {
             seldepth: 0,
             score,
             exact: false,
+            solve: false,
             bound: Bound::Exact,
             nodes: 0,
             time,

@@ -5,6 +5,11 @@
 //! solve, whose depth is the number of empties. The iterations before it fill the table with the
 //! moves that order the solve.
 //!
+//! With Multi-ProbCut and weights that have solve fits, the solve is a ladder of selective solves
+//! ([`solve_ladder`]): the game searched to its end, but cut by ProbCut at a confidence that rises
+//! from one solve to the next, the last being exact. Each finds the likely result far sooner than
+//! the exact solve, and leaves the moves that order the next.
+//!
 //! At the root every move keeps its score and line from the last iteration, which orders the
 //! next. The first `lines` moves (1, or the multi-PV count) are searched with the open window, so
 //! their scores are exact; each later move is first tried with a null window at the score of the
@@ -21,18 +26,26 @@ use std::time::Instant;
 /// The exact solve starts once the next depth would be at least the empties minus this.
 pub const ENDGAME_GAP: u32 = 8;
 
+/// The selectivity levels of the solves at the end of a search whose depth-limited iterations
+/// cut at `selectivity`: that level first, then two levels more confident at each step, the last
+/// solve exact (level 0).
+pub fn solve_ladder(selectivity: u8) -> impl Iterator<Item = u8> {
+    (0..=selectivity).rev().filter(move |level| (selectivity - level).is_multiple_of(2) || *level == 0)
+}
+
 /// From this depth up, each depth-limited iteration before the solve is followed by a trial
-/// solve with a budget of as many nodes as searched so far. Where the depth-limited search is
-/// slow and the solve easy (FFO #39, a wipeout: 96 s before, 0.24 s with trials) the trial ends
+/// solve with a budget of twice as many nodes as searched so far. Where the depth-limited search
+/// is slow and the solve easy (FFO #39, a wipeout: 96 s before, 0.24 s with trials) the trial ends
 /// the search; elsewhere it costs little (FFO #40-#47: 774M nodes without trials, 788M with),
 /// the exact entries it leaves ordering the iterations after it.
 pub const TRIAL_DEPTH: u32 = 4;
 
-/// Trial solves are tried only once the depth comes within this many plies of the empties: further
-/// from the end a solve within the budget is hopeless, and the trials only took time from the
-/// depth-limited search (without this bound, depth 12 from a position of 50 empties searched 9.4M
-/// nodes in 1.46 s rather than 3.7M in 1.14 s).
-pub const TRIAL_GAP: u32 = 20;
+/// Trial solves are tried only from this many empty squares down. With more, a solve within the
+/// budget is rare, and the trials take two thirds of the time of the depth-limited search: at
+/// 100 ms a move, on 480 positions of 21-29 empties from games against NTest, the moves lost 0.81
+/// discs on average to perfect play with trials from 29 empties down, 0.72 from 23 down (at
+/// 24-26 empties: 0.77 and 0.55). Without any trial, 21-23 empties lose 0.9 rather than 0.6.
+pub const TRIAL_MAX_EMPTIES: u32 = 23;
 
 /// A root move with the score and line of its last search.
 #[derive(Clone, Debug)]
@@ -78,6 +91,10 @@ impl Worker {
         let lines = request.multi_pv.clamp(1, root_moves.len());
         let empties = root.empty_count();
         let max_depth = request.max_depth.max(1);
+        // The selectivity levels of the solves still to come, the exact one last.
+        let selective =
+            self.patterns && self.setup.probcut.is_some() && self.setup.eval.weights().solve_fit(empties).is_some();
+        let mut ladder: Vec<u8> = if selective { solve_ladder(request.selectivity).collect() } else { vec![0] };
 
         // Until an iteration finishes, the best guess is the first move of the ordering.
         let mut result = unsearched(decode(root_moves[0].square), 0, request.start.elapsed());
@@ -88,9 +105,13 @@ impl Worker {
             if self.id == 0 && depth > 1 && request.deadlines.soft.is_some_and(|soft| Instant::now() >= soft) {
                 break;
             }
-            let exact = depth >= empties;
-            let window = if exact && request.wld { (-100, 100) } else { (-INFINITY, INFINITY) };
+            let solving = depth >= empties;
+            // A trial solve is exact; the solves of the ladder take its levels in turn.
+            let cut = if solving && trial_after.is_none() { ladder[0] } else { 0 };
+            let exact = solving && cut == 0;
+            let window = if solving && request.wld { (-100, 100) } else { (-INFINITY, INFINITY) };
             self.seldepth = 0;
+            self.solve_cut = cut;
             let outcome = if let Some(last) = trial_after.take() {
                 // A trial solve within a node budget: given up if it runs out, its exact table
                 // entries staying for the iterations to come.
@@ -113,19 +134,24 @@ impl Worker {
                 // Stopped before the first move was searched: keep the last iteration.
                 break;
             };
-            let reported_depth = if exact { empties.max(1) } else { depth };
+            let reported_depth = if solving { empties.max(1) } else { depth };
             let info = |m: &RootMove, rank: usize, nodes: u64| SearchInfo {
                 depth: reported_depth,
                 seldepth: self.seldepth as u32,
                 score: m.score,
                 exact,
+                solve: solving,
                 bound: m.bound,
                 nodes,
                 time: request.start.elapsed(),
                 pv: m.pv.iter().map(|&c| decode(c)).collect(),
                 multipv: (lines > 1).then_some(rank as u32),
                 hashfull: 0,
-                selectivity: (!exact && self.setup.probcut.is_some()).then_some(request.selectivity),
+                selectivity: if solving {
+                    (cut != 0).then_some(cut)
+                } else {
+                    self.setup.probcut.is_some().then_some(request.selectivity)
+                },
             };
             result.best = decode(root_moves[best_index].square);
             result.info = info(&root_moves[best_index], 1, self.nodes);
@@ -142,11 +168,16 @@ impl Worker {
                     on_iteration(&info(m, rank + 1, self.nodes));
                 }
             }
-            if exact || depth >= max_depth {
+            if exact || (!solving && depth >= max_depth) {
                 break;
             }
+            if solving {
+                // The next solve of the ladder: a more confident one.
+                ladder.remove(0);
+                continue;
+            }
             let next = next_depth(depth, empties, max_depth);
-            if next < empties && max_depth >= empties && depth >= TRIAL_DEPTH && depth + TRIAL_GAP >= empties {
+            if next < empties && max_depth >= empties && depth >= TRIAL_DEPTH && empties <= TRIAL_MAX_EMPTIES {
                 trial_after = Some(depth);
                 depth = empties;
             } else {
@@ -400,6 +431,15 @@ mod tests {
             // Perfect play draws, so neither side can force a win: the value is the draw's.
             assert_eq!(result.info.score, for_mover, "{pos}");
         }
+    }
+
+    #[test]
+    fn the_ladder_climbs_two_levels_at_a_time_to_exact() {
+        let ladder = |s: u8| solve_ladder(s).collect::<Vec<_>>();
+        assert_eq!(ladder(0), [0]);
+        assert_eq!(ladder(1), [1, 0]);
+        assert_eq!(ladder(4), [4, 2, 0]);
+        assert_eq!(ladder(5), [5, 3, 1, 0]);
     }
 
     #[test]

@@ -23,8 +23,8 @@ use std::time::Duration;
 /// Which search a split point's moves are searched with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitKind {
-    /// The exact solver (scores in discs).
-    Endgame,
+    /// The solver (scores in discs), at this selectivity level (0: exact).
+    Endgame(u8),
     /// The depth-limited search, the node having this depth.
     Midgame(i32),
 }
@@ -233,7 +233,12 @@ impl Worker {
             };
             let child = sp.position.play_with_flips(Square::from_index_unchecked(m.square.into()), m.flips);
             let score = match sp.kind {
-                SplitKind::Endgame => -self.solve_nws(&child, -sp.alpha - 1, sp.ply + 1, control),
+                SplitKind::Endgame(cut) => {
+                    let outer_cut = std::mem::replace(&mut self.solve_cut, cut);
+                    let score = -self.solve_nws(&child, -sp.alpha - 1, sp.ply + 1, control);
+                    self.solve_cut = outer_cut;
+                    score
+                }
                 SplitKind::Midgame(depth) => {
                     -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, control)
                 }

@@ -13,8 +13,10 @@
 //! policy protects; and the generation of the search that wrote it, so that entries of old
 //! searches give way first.
 //!
-//! Units: an entry whose depth reaches the position's empty squares is an exact solve, in discs;
-//! any other is a depth-limited value in centi-discs. The search keeps that rule.
+//! Units: an entry whose depth reaches the position's empty squares is a solve, in discs; any
+//! other is a depth-limited value in centi-discs. The search keeps that rule. A solve made with
+//! Multi-ProbCut's cuts (a selective solve) records their selectivity level: its bounds hold only
+//! for searches at least as selective, and an exact solve reads only exact entries.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -32,6 +34,19 @@ pub struct TtEntry {
     pub depth: u8,
     /// log₂ of the nodes that search took (0 to 63).
     pub cost: u8,
+    /// The selectivity level of the ProbCut cuts in a selective solve (1 to 7), 0 for a search
+    /// that cut nothing by ProbCut below the end of the game (an exact solve, or any
+    /// depth-limited search).
+    pub cut: u8,
+}
+
+impl TtEntry {
+    /// Whether the bounds of this entry hold for a search of selectivity `cut` (0: exact): an
+    /// exact entry holds for all, a selective one only for searches at least as selective.
+    #[inline]
+    pub fn trusted_at(&self, cut: u8) -> bool {
+        self.cut == 0 || (cut != 0 && self.cut <= cut)
+    }
 }
 
 /// No best move recorded.
@@ -92,6 +107,7 @@ fn pack(entry: &TtEntry, generation: u8) -> u64 {
         | u64::from(entry.depth) << 40
         | u64::from(entry.cost.min(63)) << 48
         | u64::from(generation % GENERATIONS) << 54
+        | u64::from(entry.cut & 7) << 60
         | VALID
 }
 
@@ -102,6 +118,7 @@ fn unpack(data: u64) -> (TtEntry, u8) {
         best: (data >> 32) as u8,
         depth: (data >> 40) as u8,
         cost: ((data >> 48) & 63) as u8,
+        cut: ((data >> 60) & 7) as u8,
     };
     (entry, ((data >> 54) & 63) as u8)
 }
@@ -247,14 +264,16 @@ fn write(slot: &Slot, key: u64, data: u64) {
     slot.check.store(key ^ data, Relaxed);
 }
 
-/// The entry to keep when `new` is stored over `old` for the same position.
+/// The entry to keep when `new` is stored over `old` for the same position: the deeper, then the
+/// less selective; bounds of the same depth and selectivity merge.
 #[inline]
 fn merge(old: TtEntry, new: TtEntry) -> TtEntry {
     let best = if new.best == NO_MOVE { old.best } else { new.best };
-    if new.depth > old.depth {
+    let (new_worth, old_worth) = ((new.depth, 7 - new.cut), (old.depth, 7 - old.cut));
+    if new_worth > old_worth {
         return TtEntry { best, ..new };
     }
-    if new.depth < old.depth {
+    if new_worth < old_worth {
         return TtEntry { cost: old.cost.max(new.cost), ..old };
     }
     let lower = old.lower.max(new.lower);
@@ -263,7 +282,7 @@ fn merge(old: TtEntry, new: TtEntry) -> TtEntry {
         // The two searches disagree (their trees differed): trust the newer one.
         return TtEntry { best, ..new };
     }
-    TtEntry { lower, upper, best, depth: new.depth, cost: old.cost.max(new.cost) }
+    TtEntry { lower, upper, best, depth: new.depth, cost: old.cost.max(new.cost), cut: new.cut }
 }
 
 impl fmt::Debug for TranspositionTable {
@@ -277,12 +296,17 @@ mod tests {
     use super::*;
 
     fn entry(lower: i32, upper: i32, depth: u8) -> TtEntry {
-        TtEntry { lower, upper, best: 19, depth, cost: 3 }
+        TtEntry { lower, upper, best: 19, depth, cost: 3, cut: 0 }
     }
 
     #[test]
     fn packing_round_trips_the_extremes() {
-        for e in [entry(-30000, 30000, 60), entry(-64, 64, 0), TtEntry { best: NO_MOVE, cost: 63, ..entry(0, 0, 1) }] {
+        for e in [
+            entry(-30000, 30000, 60),
+            entry(-64, 64, 0),
+            TtEntry { best: NO_MOVE, cost: 63, ..entry(0, 0, 1) },
+            TtEntry { cut: 7, ..entry(-3, 5, 20) },
+        ] {
             for generation in [0, 1, 63] {
                 assert_eq!(unpack(pack(&e, generation)), (e, generation));
             }
@@ -306,6 +330,25 @@ mod tests {
         assert_eq!(tt.probe(12344), None);
         tt.clear();
         assert_eq!(tt.probe(12345), None);
+    }
+
+    #[test]
+    fn an_exact_solve_outranks_a_selective_one() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let selective = TtEntry { cut: 4, ..entry(10, 10, 20) };
+        tt.store(7, selective);
+        assert_eq!(tt.probe(7), Some(selective));
+        // Bounds of one selectivity merge.
+        tt.store(7, TtEntry { cut: 4, ..entry(-64, 12, 20) });
+        assert_eq!(tt.probe(7), Some(selective));
+        // The exact solve replaces it, and a later selective one does not replace the exact.
+        tt.store(7, entry(8, 8, 20));
+        tt.store(7, TtEntry { cut: 2, ..entry(30, 30, 20) });
+        assert_eq!(tt.probe(7), Some(entry(8, 8, 20)));
+        // Who may trust what.
+        assert!(entry(8, 8, 20).trusted_at(0) && entry(8, 8, 20).trusted_at(5));
+        assert!(selective.trusted_at(4) && selective.trusted_at(5));
+        assert!(!selective.trusted_at(3) && !selective.trusted_at(0));
     }
 
     #[test]

@@ -100,6 +100,9 @@ pub struct Worker {
     /// Whether the evaluation reads patterns, kept up to date along the path in `features`.
     pub(super) patterns: bool,
     pub(super) features: EvalStack,
+    /// The selectivity level of the solve in progress (0: exact): the solver's ProbCut cuts at
+    /// this level, and its table entries record it.
+    pub(super) solve_cut: u8,
 }
 
 /// The code of a pass in PV arrays (squares are 0..64).
@@ -134,6 +137,7 @@ impl Worker {
             pv_len: [0; MAX_PLY],
             patterns: false,
             features: EvalStack::new(),
+            solve_cut: 0,
         }
     }
 
@@ -150,6 +154,7 @@ impl Worker {
         self.split_chain = None;
         self.budget = None;
         self.over_budget = false;
+        self.solve_cut = 0;
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
         self.patterns = setup.eval.kind() == EvalKind::Pattern && setup.size == BoardSize::Eight;
         self.setup = setup;

@@ -7,14 +7,22 @@
 //! shallow depth d' = 2⌊d/4⌋ + (d mod 2) (about a quarter to a half of d, of the same parity, as
 //! Edax does): slope, intercept and the standard deviation σ of the residuals. The search cuts
 //! where the shallow score predicts the deep one beyond the window by t·σ.
+//!
+//! Then the solve fits, for the selective solves: positions with [`PROBCUT_EMPTIES`] to
+//! `--solve-max-empties` empty squares are solved exactly and searched to
+//! [`solve_shallow_depth`] (with the depth-limited fits just made, at the engine's default
+//! selectivity, as the solver's ProbCut searches them); per number of empties, the exact score is
+//! regressed on the shallow one. Beyond the most empties fitted, the weights carry the last fit
+//! on ([`crate::eval::weights::Weights::solve_fit`]).
 
 use crate::board::{BoardSize, Color, Position};
 use crate::eval::pattern::{STAGES, stage};
-use crate::eval::weights::{PROBCUT_MAX_DEPTH, ProbCutFit, Weights};
+use crate::eval::weights::{PROBCUT_MAX_DEPTH, ProbCutFit, Weights, shallow_depth, solve_shallow_depth};
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::samples::parse_samples;
 use crate::rng::Rng;
-use crate::search::{NoControl, SearchRequest, Searcher};
+use crate::search::endgame::PROBCUT_EMPTIES;
+use crate::search::{DEFAULT_SELECTIVITY, NoControl, SearchRequest, Searcher};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,11 +30,6 @@ use std::time::Instant;
 
 /// The shallowest depth cut by ProbCut.
 pub const MIN_DEPTH: u32 = 3;
-
-/// The depth of the shallow search that predicts a search of `depth`.
-pub const fn shallow_depth(depth: u32) -> u32 {
-    2 * (depth / 4) + depth % 2
-}
 
 /// What `magpie probcut` is asked.
 #[derive(Clone, Debug)]
@@ -41,6 +44,10 @@ pub struct ProbCutRequest {
     pub positions: usize,
     /// The deepest search fitted.
     pub max_depth: u32,
+    /// Positions solved for the solve fits (0: none).
+    pub solve_positions: usize,
+    /// The most empty squares a solve fit is made for.
+    pub solve_max_empties: u32,
     /// Threads.
     pub threads: usize,
     /// Seed of the draw.
@@ -63,6 +70,80 @@ fn depth_scores(searcher: &mut Searcher, pos: &Position, evaluator: &Evaluator, 
         }
     });
     scores
+}
+
+/// The exact score of `pos` and its score searched to the shallow depth of its empties at the
+/// engine's default selectivity, both in centi-discs.
+fn solve_scores(searcher: &mut Searcher, pos: &Position, evaluator: &Evaluator) -> (i32, i32) {
+    let mut request = SearchRequest::new(*pos, evaluator.clone());
+    searcher.clear();
+    let exact = searcher.search(&request, &mut NoControl, &mut |_| {}).info.score;
+    request.max_depth = solve_shallow_depth(pos.empty_count());
+    request.selectivity = DEFAULT_SELECTIVITY;
+    searcher.clear();
+    let shallow = searcher.search(&request, &mut NoControl, &mut |_| {}).info.score;
+    (exact, shallow)
+}
+
+/// `f` of each position on `threads` threads, in order, with a progress bar.
+fn map_positions<T: Send>(
+    positions: &[Position],
+    threads: usize,
+    progress: bool,
+    f: impl Fn(&mut Searcher, &Position) -> T + Sync,
+) -> Vec<T> {
+    let bar = super::progress_bar(progress, positions.len() as u64, "{bar:30} {pos}/{len} positions {eta}");
+    let chunk = positions.len().div_ceil(threads.max(1)).max(1);
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|part| {
+                let (bar, f) = (bar.clone(), &f);
+                scope.spawn(move || {
+                    let mut searcher = Searcher::with_hash(16).unwrap_or_else(|_| Searcher::new());
+                    part.iter()
+                        .map(|pos| {
+                            let v = f(&mut searcher, pos);
+                            bar.inc(1);
+                            v
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    bar.finish_and_clear();
+    results
+}
+
+/// The solve fits from (empties, exact, shallow) triples.
+pub fn fit_solves(scores: &[(u32, i32, i32)]) -> Vec<ProbCutFit> {
+    let mut fits = Vec::new();
+    for n in PROBCUT_EMPTIES..=60 {
+        let pairs: Vec<(f64, f64)> = scores
+            .iter()
+            .filter(|(empties, _, _)| *empties == n)
+            .map(|&(_, exact, shallow)| (f64::from(shallow), f64::from(exact)))
+            .collect();
+        if pairs.len() < 30 {
+            continue;
+        }
+        let Some((slope, intercept, sigma)) = regress(&pairs) else { continue };
+        if slope < 0.2 {
+            continue;
+        }
+        fits.push(ProbCutFit {
+            solve: true,
+            stage: stage(n) as u8,
+            depth: n as u8,
+            shallow: solve_shallow_depth(n) as u8,
+            slope: slope as f32,
+            intercept: intercept as f32,
+            sigma: sigma as f32,
+        });
+    }
+    fits
 }
 
 /// Least squares of `y` on `x`: slope, intercept, standard deviation of the residuals.
@@ -101,6 +182,7 @@ pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutF
                 continue;
             }
             fits.push(ProbCutFit {
+                solve: false,
                 stage: s as u8,
                 depth: depth as u8,
                 shallow: shallow as u8,
@@ -131,29 +213,10 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
     let mut rng = Rng::new(request.seed);
     let drawn: Vec<Position> = (0..request.positions).map(|_| usable[rng.below(usable.len())]).collect();
     let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&request.weights));
-    let bar = super::progress_bar(request.progress, drawn.len() as u64, "{bar:30} {pos}/{len} positions {eta}");
-    let chunk = drawn.len().div_ceil(request.threads.max(1)).max(1);
-    let scores: Vec<(usize, Vec<Option<i32>>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = drawn
-            .chunks(chunk)
-            .map(|part| {
-                let (bar, evaluator) = (bar.clone(), evaluator.clone());
-                scope.spawn(move || {
-                    let mut searcher = Searcher::with_hash(16).unwrap_or_else(|_| Searcher::new());
-                    part.iter()
-                        .map(|pos| {
-                            let v = depth_scores(&mut searcher, pos, &evaluator, request.max_depth);
-                            bar.inc(1);
-                            (stage(pos.empty_count()), v)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    let scores: Vec<(usize, Vec<Option<i32>>)> = map_positions(&drawn, request.threads, request.progress, |s, pos| {
+        (stage(pos.empty_count()), depth_scores(s, pos, &evaluator, request.max_depth))
     });
-    bar.finish_and_clear();
-    let fits = fit(&scores, request.max_depth);
+    let mut fits = fit(&scores, request.max_depth);
     for depth in MIN_DEPTH..=request.max_depth {
         let sigmas: Vec<String> = (0..STAGES)
             .map(|s| {
@@ -164,14 +227,37 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
             .collect();
         writeln!(out, "depth {depth:>2} from {:>2}: sigma by stage (cp) {}", shallow_depth(depth), sigmas.join(""))?;
     }
+
+    // The solve fits, searched with the depth-limited fits just made.
+    let endgame: Vec<Position> = samples
+        .iter()
+        .filter(|s| (PROBCUT_EMPTIES..=request.solve_max_empties).contains(&s.empties()))
+        .map(|s| Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight))
+        .filter(|pos| !pos.legal_moves().is_empty())
+        .collect();
+    if request.solve_positions > 0 && !endgame.is_empty() {
+        let with_fits =
+            request.weights.with_probcut(fits.clone()).ok_or_else(|| io::Error::other("a fit is out of range"))?;
+        let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::new(with_fits));
+        let drawn: Vec<Position> = (0..request.solve_positions).map(|_| endgame[rng.below(endgame.len())]).collect();
+        let triples = map_positions(&drawn, request.threads, request.progress, |s, pos| {
+            let (exact, shallow) = solve_scores(s, pos, &evaluator);
+            (pos.empty_count(), exact, shallow)
+        });
+        let solves = fit_solves(&triples);
+        let sigmas: Vec<String> = solves.iter().map(|f| format!("{}:{:.0}", f.depth, f.sigma)).collect();
+        writeln!(out, "solve fits: sigma by empties (cp) {}", sigmas.join(" "))?;
+        fits.extend(solves);
+    }
     let weights =
         request.weights.with_probcut(fits.clone()).ok_or_else(|| io::Error::other("a fit is out of range"))?;
     std::fs::write(&request.out, weights.to_bytes())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.out.display())))?;
     writeln!(
         out,
-        "probcut: {} positions, {} fits, {:.1} s, wrote {} (hash {:016x})",
-        drawn.len(),
+        "probcut: {} positions, {} solved, {} fits, {:.1} s, wrote {} (hash {:016x})",
+        request.positions,
+        if endgame.is_empty() { 0 } else { request.solve_positions },
         fits.len(),
         started.elapsed().as_secs_f64(),
         request.out.display(),

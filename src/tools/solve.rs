@@ -26,6 +26,9 @@ pub struct SolveRequest {
     pub hash_mib: usize,
     /// Win/draw/loss only.
     pub wld: bool,
+    /// Multi-ProbCut's selectivity: the depth-limited iterations cut at this level, and the
+    /// selective solves that precede the exact one start there (0: straight to the exact solve).
+    pub selectivity: u8,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -70,14 +73,16 @@ pub enum Check {
     Unknown,
 }
 
-/// Solves `position` with `searcher` (exactly, or WLD).
-pub fn solve(searcher: &mut Searcher, position: &Position, wld: bool) -> Solution {
+/// Solves `position` with `searcher` (exactly, or WLD), the search cutting at `selectivity` until
+/// its last solve, which is exact.
+pub fn solve(searcher: &mut Searcher, position: &Position, wld: bool, selectivity: u8) -> Solution {
     if position.is_game_over() {
         return Solution { best: None, score: position.final_score(), nodes: 0 };
     }
     let (searched, sign) = if position.must_pass() { (position.pass(), -1) } else { (*position, 1) };
     let mut request = SearchRequest::new(searched, EvalKind::default());
     request.wld = wld;
+    request.selectivity = selectivity;
     let result = searcher.search(&request, &mut NoControl, &mut |_| {});
     let best = if sign < 0 { Move::Pass } else { result.best };
     Solution { best: Some(best), score: sign * result.info.score / 100, nodes: result.info.nodes }
@@ -117,9 +122,10 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     );
     writeln!(
         out,
-        "solving {} positions ({}, {} thread{}, {} MiB table)",
+        "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table)",
         request.positions.len(),
         if request.wld { "win/draw/loss" } else { "exact" },
+        request.selectivity,
         searcher.threads(),
         if searcher.threads() == 1 { "" } else { "s" },
         searcher.table().mib()
@@ -134,7 +140,7 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
         bar.set_message(format!("solving #{number}"));
         searcher.clear();
         let started = Instant::now();
-        let solution = solve(&mut searcher, &line.position, request.wld);
+        let solution = solve(&mut searcher, &line.position, request.wld, request.selectivity);
         let time = started.elapsed();
         let verdict = check(line, &solution, request.wld);
         summary.solved += 1;
@@ -198,7 +204,7 @@ mod tests {
     fn solves_and_checks_a_line() {
         let line: ObfLine = FFO_1.parse().unwrap();
         let mut searcher = Searcher::with_hash(4).unwrap();
-        let solution = solve(&mut searcher, &line.position, false);
+        let solution = solve(&mut searcher, &line.position, false, 4);
         assert_eq!(solution.score, 18);
         assert_eq!(solution.best, Some("g8".parse().unwrap()));
         assert_eq!(check(&line, &solution, false), Check::Agrees);
@@ -206,7 +212,7 @@ mod tests {
         assert_eq!(check(&line, &wrong, false), Check::Disagrees);
         let other_move = Solution { best: Some("h1".parse().unwrap()), ..solution };
         assert_eq!(check(&line, &other_move, false), Check::Disagrees);
-        let wld = solve(&mut searcher, &line.position, true);
+        let wld = solve(&mut searcher, &line.position, true, 4);
         assert!(wld.score >= 2, "a win: {wld:?}");
         assert_eq!(check(&line, &wld, true), Check::Agrees);
         assert_eq!(check(&line, &Solution { score: 0, ..wld }, true), Check::Disagrees);
@@ -218,10 +224,10 @@ mod tests {
         let pos: Position = format!("-O{} O", "X".repeat(62)).parse().unwrap();
         assert!(pos.must_pass());
         let mut searcher = Searcher::with_hash(1).unwrap();
-        let solution = solve(&mut searcher, &pos, false);
+        let solution = solve(&mut searcher, &pos, false, 4);
         assert_eq!((solution.best, solution.score), (Some(Move::Pass), -64));
         let over: Position = format!("{} O", "X".repeat(64)).parse().unwrap();
-        let solution = solve(&mut searcher, &over, false);
+        let solution = solve(&mut searcher, &over, false, 4);
         assert_eq!(solution, Solution { best: None, score: -64, nodes: 0 });
     }
 }

@@ -123,6 +123,7 @@ mod tests {
             seldepth: 4,
             score: -150,
             exact: false,
+            solve: false,
             bound: Bound::Exact,
             nodes: 1000,
             time: Duration::from_millis(10),
@@ -144,7 +145,7 @@ mod tests {
             Reply::Info { info: info.clone(), wld: true }.to_string(),
             "info depth 3 seldepth 4 score cp -150 nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
         );
-        let solved = SearchInfo { depth: 14, score: 1800, exact: true, multipv: Some(2), ..info };
+        let solved = SearchInfo { depth: 14, score: 1800, exact: true, solve: true, multipv: Some(2), ..info };
         assert_eq!(
             Reply::Info { info: solved.clone(), wld: false }.to_string(),
             "info depth 14 seldepth 4 multipv 2 score cp 1800 exact nodes 1000 nps 100000 hashfull 7 time 10 pv f5 pass"
