@@ -51,8 +51,9 @@ struct Cli {
     /// Engine: the evaluation (pattern, heuristic, discs, iagno, sannidhanam, corner-edge).
     #[arg(long, default_value = "pattern")]
     eval: EvalKind,
-    /// The pattern evaluation's weight file (engine, bestmove, bench, datagen); by default the
-    /// weights built into the binary.
+    /// The pattern evaluation's weight file (engine, bestmove, bench, solve, datagen, probcut; train
+    /// reports its held-out error beside the new fit's); by default the weights built into the
+    /// binary.
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts): engine, bestmove, bench, solve, datagen.
@@ -219,6 +220,10 @@ struct TrainArgs {
     /// Ridge penalty per weight (in units of one sample).
     #[arg(long, default_value_t = 2.0)]
     l2: f64,
+    /// Penalty on the squared difference of a weight between neighbouring stages (in units of one
+    /// sample): stages lend each other what they saw.
+    #[arg(long, default_value_t = 50.0)]
+    smooth: f64,
     /// Threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: u64,
@@ -646,14 +651,19 @@ where
             if !(args.l2.is_finite() && args.l2 >= 0.0) {
                 return Err(CliError(format!("--l2 {}: expected a number at least 0", args.l2)));
             }
+            if !(args.smooth.is_finite() && args.smooth >= 0.0) {
+                return Err(CliError(format!("--smooth {}: expected a number at least 0", args.smooth)));
+            }
             Ok(Request::Train(TrainRequest {
                 data: args.data,
                 out: args.out,
                 iterations: args.iterations,
                 holdout_percent: args.holdout,
                 l2: args.l2,
+                smooth: args.smooth,
                 threads: args.threads as usize,
                 progress: !args.no_progress,
+                previous: weights,
             }))
         }
         Some(Command::Datagen(args)) => Ok(Request::Datagen(Box::new(DatagenRequest {

@@ -10,7 +10,8 @@
 //!
 //! The last `--holdout` percent of each file's records are kept out of the fit: files are written
 //! game after game, so these are whole games that the fit never sees. The error on them is
-//! reported per stage, next to the error of the hand-made evaluation on the same positions.
+//! reported per stage, next to the errors on the same positions of the weights in use (`--weights`,
+//! or the embedded ones: the previous round) and of the hand-made evaluation.
 
 use crate::board::{BoardSize, Color, Position};
 use crate::eval::heuristic;
@@ -40,10 +41,14 @@ pub struct TrainRequest {
     pub holdout_percent: u32,
     /// The ridge penalty λ per weight.
     pub l2: f64,
+    /// The penalty μ on the squared difference of a weight between neighbouring stages.
+    pub smooth: f64,
     /// Threads.
     pub threads: usize,
     /// Whether to show a progress bar.
     pub progress: bool,
+    /// The weights the new ones are compared with.
+    pub previous: std::sync::Arc<Weights>,
 }
 
 /// The fitted weights and their errors.
@@ -66,6 +71,8 @@ pub struct HeldOutError {
     pub positions: usize,
     /// Mean absolute error of the pattern weights, in discs.
     pub pattern: f64,
+    /// Mean absolute error of the previous pattern weights, in discs.
+    pub previous: f64,
     /// Mean absolute error of the hand-made evaluation, in discs.
     pub heuristic: f64,
 }
@@ -146,9 +153,32 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Minimises ‖X w − y‖² + λ‖w‖² by preconditioned conjugate gradients; `after(iteration, w)` is
-/// called after each iteration.
-fn fit(rows: &Rows, l2: f64, iterations: u32, threads: usize, mut after: impl FnMut(u32, &[f64])) -> Vec<f64> {
+/// Adds μ L v to `out`, L the Laplacian of the chain of stages: the gradient of μ/2 Σ over
+/// neighbouring stages of the squared differences of the same weight.
+fn add_smoothing(out: &mut [f64], v: &[f64], mu: f64) {
+    if mu == 0.0 {
+        return;
+    }
+    for s in 0..STAGES - 1 {
+        let (a, b) = (s * STAGE_LEN, (s + 1) * STAGE_LEN);
+        for j in 0..STAGE_LEN {
+            let d = mu * (v[a + j] - v[b + j]);
+            out[a + j] += d;
+            out[b + j] -= d;
+        }
+    }
+}
+
+/// Minimises ‖X w − y‖² + λ‖w‖² + μ Σ ‖w_s − w_{s+1}‖² (w_s the weights of stage s) by
+/// preconditioned conjugate gradients; `after(iteration, w)` is called after each iteration.
+fn fit(
+    rows: &Rows,
+    l2: f64,
+    smooth: f64,
+    iterations: u32,
+    threads: usize,
+    mut after: impl FnMut(u32, &[f64]),
+) -> Vec<f64> {
     let n = STAGES * STAGE_LEN;
     let mut counts = vec![0.0f64; n];
     let mut b = vec![0.0f64; n];
@@ -158,9 +188,16 @@ fn fit(rows: &Rows, l2: f64, iterations: u32, threads: usize, mut after: impl Fn
             b[j as usize] += y;
         }
     }
-    let precondition = |r: &[f64]| -> Vec<f64> {
-        r.iter().zip(&counts).map(|(&r, &c)| if c > 0.0 { r / (c + l2) } else { 0.0 }).collect()
-    };
+    // The diagonal of the operator: occurrences, the ridge and each stage's neighbours.
+    let diagonal: Vec<f64> = (0..n)
+        .map(|j| {
+            let s = j / STAGE_LEN;
+            let neighbours = usize::from(s > 0) + usize::from(s + 1 < STAGES);
+            counts[j] + l2 + smooth * neighbours as f64
+        })
+        .collect();
+    let precondition =
+        |r: &[f64]| -> Vec<f64> { r.iter().zip(&diagonal).map(|(&r, &d)| if d > 0.0 { r / d } else { 0.0 }).collect() };
     let mut w = vec![0.0f64; n];
     let mut r = b;
     let mut z = precondition(&r);
@@ -171,6 +208,7 @@ fn fit(rows: &Rows, l2: f64, iterations: u32, threads: usize, mut after: impl Fn
         for (a, &pj) in ap.iter_mut().zip(&p) {
             *a += l2 * pj;
         }
+        add_smoothing(&mut ap, &p, smooth);
         let pap = dot(&p, &ap);
         if pap <= 0.0 || rz <= 0.0 {
             break;
@@ -225,8 +263,13 @@ fn rms(rows: &Rows, params: &[f64]) -> f64 {
     (sum / rows.params.len().max(1) as f64).sqrt() / 100.0
 }
 
-/// The held-out errors of `weights` and of the hand-made evaluation, per stage and in all.
-pub fn held_out_errors(weights: &Weights, held_out: &[Sample]) -> (Vec<HeldOutError>, HeldOutError) {
+/// The held-out errors of `weights`, of `previous` and of the hand-made evaluation, per stage and
+/// in all.
+pub fn held_out_errors(
+    weights: &Weights,
+    previous: &Weights,
+    held_out: &[Sample],
+) -> (Vec<HeldOutError>, HeldOutError) {
     // Sums of absolute errors in centi-discs, turned into means in discs at the end.
     let mut stages = vec![HeldOutError::default(); STAGES];
     let mut total = HeldOutError::default();
@@ -234,16 +277,19 @@ pub fn held_out_errors(weights: &Weights, held_out: &[Sample]) -> (Vec<HeldOutEr
         let pos = Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight);
         let y = f64::from(s.score);
         let pattern = (f64::from(weights.evaluate(s.player, s.opponent)) - y).abs();
+        let before = (f64::from(previous.evaluate(s.player, s.opponent)) - y).abs();
         let hand_made = (f64::from(heuristic::evaluate(&pos)) - y).abs();
         for entry in [&mut stages[stage(s.empties())], &mut total] {
             entry.positions += 1;
             entry.pattern += pattern;
+            entry.previous += before;
             entry.heuristic += hand_made;
         }
     }
     let mean = |e: HeldOutError| HeldOutError {
         positions: e.positions,
         pattern: e.pattern / e.positions.max(1) as f64 / 100.0,
+        previous: e.previous / e.positions.max(1) as f64 / 100.0,
         heuristic: e.heuristic / e.positions.max(1) as f64 / 100.0,
     };
     (stages.into_iter().map(mean).collect(), mean(total))
@@ -284,7 +330,7 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
     let bar =
         super::progress_bar(request.progress, u64::from(request.iterations), "{bar:30} {pos}/{len} iterations {msg}");
     let fit_started = Instant::now();
-    let params = fit(&rows, request.l2, request.iterations, request.threads, |iteration, w| {
+    let params = fit(&rows, request.l2, request.smooth, request.iterations, request.threads, |iteration, w| {
         if iteration % 10 == 0 || iteration == request.iterations {
             bar.set_message(format!("held-out rms {:.2} discs", rms(&held_rows, w)));
         }
@@ -303,19 +349,26 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         .ok_or_else(|| io::Error::other("the fitted tables have the wrong shape"))?;
     std::fs::write(&request.out, weights.to_bytes())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.out.display())))?;
-    let (stages, total) = held_out_errors(&weights, &held_out);
-    writeln!(out, "held-out mean absolute error, discs (stage: empties, positions, pattern, hand-made):")?;
+    let (stages, total) = held_out_errors(&weights, &request.previous, &held_out);
+    writeln!(
+        out,
+        "held-out mean absolute error, discs (stage: empties, positions, new pattern, previous pattern, hand-made):"
+    )?;
     for (s, e) in stages.iter().enumerate() {
         if e.positions > 0 {
             let (first, last) = (s * 4, s * 4 + 3);
             writeln!(
                 out,
-                "  stage {s:>2}: {first:>2}-{last:<2} {:>9} {:>7.2} {:>7.2}",
-                e.positions, e.pattern, e.heuristic
+                "  stage {s:>2}: {first:>2}-{last:<2} {:>9} {:>7.2} {:>7.2} {:>7.2}",
+                e.positions, e.pattern, e.previous, e.heuristic
             )?;
         }
     }
-    writeln!(out, "  all:            {:>9} {:>7.2} {:>7.2}", total.positions, total.pattern, total.heuristic)?;
+    writeln!(
+        out,
+        "  all:            {:>9} {:>7.2} {:>7.2} {:>7.2}",
+        total.positions, total.pattern, total.previous, total.heuristic
+    )?;
     writeln!(
         out,
         "wrote {} (hash {:016x}), {:.1} s in all",
@@ -353,7 +406,7 @@ mod tests {
             .collect();
         let rows = build_rows(&samples, &canonical, 2);
         let before = rms(&rows, &vec![0.0; STAGES * STAGE_LEN]);
-        let params = fit(&rows, 0.01, 60, 2, |_, _| {});
+        let params = fit(&rows, 0.01, 0.0, 60, 2, |_, _| {});
         let after = rms(&rows, &params);
         assert!(after < before / 10.0, "{before} -> {after}");
         // Expanded tables give every symmetric configuration the same weight.
@@ -362,5 +415,31 @@ mod tests {
         let s = &samples[0];
         let mirrored = (s.player.swap_bytes(), s.opponent.swap_bytes());
         assert_eq!(weights.evaluate(s.player, s.opponent), weights.evaluate(mirrored.0, mirrored.1));
+
+        // Smoothing lends a stage with no sample its neighbours' weights; without it they stay 0.
+        let stage_of = |s: &Sample| stage(s.empties());
+        let fitted_stages: Vec<usize> = samples.iter().map(stage_of).collect();
+        let empty_stage = (1..STAGES).find(|s| !fitted_stages.contains(s) && fitted_stages.contains(&(s - 1)));
+        let empty_stage = empty_stage.expect("a stage without samples next to one with");
+        let stage_norm = |params: &[f64], s: usize| -> f64 {
+            params[s * STAGE_LEN..(s + 1) * STAGE_LEN].iter().map(|v| v.abs()).sum()
+        };
+        assert_eq!(stage_norm(&params, empty_stage), 0.0);
+        let smoothed = fit(&rows, 0.01, 50.0, 60, 2, |_, _| {});
+        let (lent, own) = (stage_norm(&smoothed, empty_stage), stage_norm(&smoothed, empty_stage - 1));
+        assert!(lent > 0.2 * own, "{lent} against {own}");
+    }
+
+    #[test]
+    fn smoothing_is_the_gradient_of_the_penalty() {
+        // μ/2 Σ (a - b)² for a pair of neighbouring stages: the gradient is μ (a - b) on a.
+        let mut v = vec![0.0; STAGES * STAGE_LEN];
+        v[3] = 2.0;
+        v[STAGE_LEN + 3] = -1.0;
+        let mut out = vec![0.0; v.len()];
+        add_smoothing(&mut out, &v, 10.0);
+        // Stage 1 also pulls towards stage 2 (0): 10 · (-1 - 0) more.
+        assert_eq!((out[3], out[STAGE_LEN + 3]), (30.0, -40.0));
+        assert_eq!(out.iter().filter(|x| **x != 0.0).count(), 3, "stage 2 gets the pull of stage 1");
     }
 }
