@@ -222,6 +222,34 @@ fn exact_solves_are_marked_100_percent() {
 }
 
 #[test]
+fn selective_solves_show_their_probability() {
+    // FFO #1 again: before the exact solve, the selective solves at selectivity 4 then 2, shown
+    // as Edax shows them (14@87%, 14@98%).
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+    let board: String = ffo1.chars().map(|c| if c == 'X' { '*' } else { c }).collect();
+    let mut e = start_nboard(20);
+    e.send(&format!("set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 {board} *];)"));
+    e.send("ping 1");
+    e.send("hint 1");
+    pong(&mut e, 1);
+    let mut depths = Vec::new();
+    loop {
+        let line = e.recv();
+        if let Some(rest) = line.strip_prefix("search ") {
+            let depth = rest.rsplit(' ').next().unwrap().to_string();
+            if depths.last() != Some(&depth) {
+                depths.push(depth.clone());
+            }
+            if depth == "100%" {
+                break;
+            }
+        }
+    }
+    let solves: Vec<&str> = depths.iter().map(String::as_str).filter(|d| d.contains('%')).collect();
+    assert_eq!(solves, ["14@87%", "14@98%", "100%"], "{depths:?}");
+}
+
+#[test]
 fn learn_analyze_and_contempt() {
     let mut e = start_nboard(2);
     let mut game = Game::default();
