@@ -135,7 +135,7 @@ impl Worker {
                 break;
             };
             let reported_depth = if solving { empties.max(1) } else { depth };
-            // A solve stopped part way has solved only some of the moves: its best is a bound.
+            // A solve stopped part way has solved only some of the moves: its best is not the exact value.
             let exact = exact && self.stopped.is_none();
             let info = |m: &RootMove, rank: usize, nodes: u64| SearchInfo {
                 depth: reported_depth,
