@@ -165,6 +165,10 @@ struct WthorSamplesArgs {
     /// with the game's perfect-play result from 24 empties).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=24))]
     exact_empties: u32,
+    /// Write only the positions solved exactly: the game's result is a noisy label far from the
+    /// end (the embedded weights are fitted without those positions).
+    #[arg(long)]
+    solved_only: bool,
     /// Threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: u64,
@@ -631,6 +635,7 @@ where
                 games,
                 out: args.out,
                 exact_empties: args.exact_empties,
+                solved_only: args.solved_only,
                 threads: args.threads as usize,
                 progress: !args.no_progress,
             })))

@@ -4,8 +4,9 @@
 //! Every position of every game where the side to move can play becomes a sample. Those with at
 //! most `--exact-empties` empty squares are solved exactly by Magpie's solver; the others are
 //! scored with the database's perfect-play result (the game's score under perfect play from 24
-//! empties on), for the side to move. Records are written in the games' order, so that the last
-//! ones of the file are whole games (`magpie train` holds them out).
+//! empties on), for the side to move, unless `--solved-only` leaves them out. Records are written
+//! in the games' order, so that the last ones of the file are whole games (`magpie train` holds
+//! them out).
 
 use crate::board::Position;
 use crate::eval::EvalKind;
@@ -25,6 +26,8 @@ pub struct WthorSamplesRequest {
     pub out: PathBuf,
     /// Positions with this many empties or fewer are solved exactly.
     pub exact_empties: u32,
+    /// Whether to leave out the positions not solved (scored by the game's result).
+    pub solved_only: bool,
     /// Threads.
     pub threads: usize,
     /// Whether to show a progress bar.
@@ -32,17 +35,18 @@ pub struct WthorSamplesRequest {
 }
 
 /// The samples of one game; `None` if it does not replay.
-fn game_samples(game: &WthorGame, exact_empties: u32, searcher: &mut Searcher) -> Option<Vec<Sample>> {
+fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut Searcher) -> Option<Vec<Sample>> {
     let replayed = game.replay().ok()?;
     let result = game.theoretical_score_for_black() * 100;
     searcher.clear();
     let mut samples = Vec::new();
     for pos in replayed.positions() {
-        if pos.legal_moves().is_empty() {
+        let solved = pos.empty_count() <= request.exact_empties;
+        if pos.legal_moves().is_empty() || (request.solved_only && !solved) {
             continue;
         }
         let for_black = pos.side_to_move() == crate::board::Color::Black;
-        let sample = if pos.empty_count() <= exact_empties {
+        let sample = if solved {
             Sample {
                 player: pos.player(),
                 opponent: pos.opponent(),
@@ -89,7 +93,7 @@ pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()
                     let mut searcher = Searcher::with_hash(4).unwrap_or_else(|_| Searcher::new());
                     part.iter()
                         .map(|game| {
-                            let samples = game_samples(game, request.exact_empties, &mut searcher);
+                            let samples = game_samples(game, request, &mut searcher);
                             bar.inc(1);
                             samples
                         })
@@ -121,4 +125,51 @@ pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()
         started.elapsed().as_secs_f64(),
         request.out.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    /// A game of random legal moves to its end, as a WTHOR record.
+    fn random_game(seed: u64) -> WthorGame {
+        let mut rng = crate::rng::Rng::new(seed);
+        let (mut pos, mut moves) = (Position::default(), Vec::new());
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.pass();
+                continue;
+            }
+            let legal = pos.legal_moves().0;
+            let pick = rng.below(legal.count_ones() as usize);
+            let square = (0..64).filter(|s| legal >> s & 1 != 0).nth(pick).unwrap();
+            let square = Square::from_index_unchecked(square);
+            moves.push(square);
+            pos = pos.play(square);
+        }
+        WthorGame { tournament: 0, black: 0, white: 0, black_discs: 40, theoretical_black_discs: 36, moves }
+    }
+
+    #[test]
+    fn solved_only_keeps_exactly_the_solved_positions() {
+        let game = random_game(7);
+        let request = |solved_only| WthorSamplesRequest {
+            games: vec![game.clone()],
+            out: PathBuf::new(),
+            exact_empties: 10,
+            solved_only,
+            threads: 1,
+            progress: false,
+        };
+        let mut searcher = Searcher::with_hash(1).unwrap();
+        let all = game_samples(&game, &request(false), &mut searcher).unwrap();
+        let solved = game_samples(&game, &request(true), &mut searcher).unwrap();
+        let expected: Vec<Sample> = all.iter().copied().filter(|s| s.depth == EXACT_DEPTH).collect();
+        assert!(!solved.is_empty() && solved.len() < all.len());
+        assert_eq!(solved, expected);
+        assert!(solved.iter().all(|s| s.empties() <= 10 && s.source == Source::WthorSolved));
+        // The others are scored with the game's perfect-play result, for the side to move.
+        assert!(all.iter().filter(|s| s.depth != EXACT_DEPTH).all(|s| s.score.abs() == 800));
+    }
 }
