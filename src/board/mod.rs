@@ -29,22 +29,29 @@ pub use square::{Color, Move, ParseMoveError, ParseSquareError, Square};
 /// Helpers for the unit tests of every module.
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{BoardSize, Position};
+    use super::{BoardSize, Position, Square};
     use crate::rng::Rng;
 
     /// The position after random legal moves (forced passes included) from the start of `size`,
     /// stopped once at most `empties` squares are empty or the game is over.
     pub(crate) fn random_position(rng: &mut Rng, size: BoardSize, empties: u32) -> Position {
-        let mut pos = Position::start(size);
+        random_line(rng, size, empties).0
+    }
+
+    /// As [`random_position`], with the moves played (passes not listed).
+    pub(crate) fn random_line(rng: &mut Rng, size: BoardSize, empties: u32) -> (Position, Vec<Square>) {
+        let (mut pos, mut line) = (Position::start(size), Vec::new());
         while pos.empty_count() > empties && !pos.is_game_over() {
             if pos.must_pass() {
                 pos = pos.pass();
                 continue;
             }
             let moves: Vec<_> = pos.legal_moves().iter().collect();
-            pos = pos.play(moves[rng.below(moves.len())]);
+            let square = moves[rng.below(moves.len())];
+            line.push(square);
+            pos = pos.play(square);
         }
-        pos
+        (pos, line)
     }
 
     /// Plain minimax to the end of the game: the exact score (empties to the winner), for

@@ -130,24 +130,13 @@ pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::board::BoardSize;
+    use crate::board::testing::random_line;
+    use crate::rng::Rng;
 
     /// A game of random legal moves to its end, as a WTHOR record.
     fn random_game(seed: u64) -> WthorGame {
-        let mut rng = crate::rng::Rng::new(seed);
-        let (mut pos, mut moves) = (Position::default(), Vec::new());
-        while !pos.is_game_over() {
-            if pos.must_pass() {
-                pos = pos.pass();
-                continue;
-            }
-            let legal = pos.legal_moves().0;
-            let pick = rng.below(legal.count_ones() as usize);
-            let square = (0..64).filter(|s| legal >> s & 1 != 0).nth(pick).unwrap();
-            let square = Square::from_index_unchecked(square);
-            moves.push(square);
-            pos = pos.play(square);
-        }
+        let (_, moves) = random_line(&mut Rng::new(seed), BoardSize::Eight, 0);
         WthorGame { tournament: 0, black: 0, white: 0, black_discs: 40, theoretical_black_discs: 36, moves }
     }
 
