@@ -106,5 +106,5 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
     e.send("position startpos moves f5 d6 c3 d3 c4");
     e.send("go depth 7");
     let lines = e.until("bestmove");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 7 ") && l.contains(" selectivity 4 ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 7 ") && l.contains(" selectivity 5 ")), "{lines:?}");
 }

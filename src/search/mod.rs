@@ -104,7 +104,7 @@ pub fn selectivity_percent(selectivity: u8) -> u32 {
 }
 
 /// The engine's selectivity unless told otherwise (the `Selectivity` option, `--selectivity`).
-pub const DEFAULT_SELECTIVITY: u8 = 4;
+pub const DEFAULT_SELECTIVITY: u8 = 5;
 
 impl SearchRequest {
     /// A request with no limit but `max_depth`, starting now.
