@@ -105,16 +105,19 @@ impl Deadlines {
 /// positions of 21 to 29 empties from games against NTest, 300 ms a move rather than 100 lost
 /// 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where twice the
 /// time a move for the whole game gained about 12 Elo. Moves from 19 empties down are mostly
-/// solved already.
+/// solved already. The smaller boards, which start with 12 or 32 empties, use the same table.
 pub fn move_weight(empties: u32) -> u32 {
     match empties {
         0..=19 => 3,
-        20..=23 => 60,
+        20..=23 => 6 * EARLY_WEIGHT,
         24..=26 => 25,
         27..=29 => 15,
-        _ => 10,
+        _ => EARLY_WEIGHT,
     }
 }
+
+/// The [`move_weight`] of a move from 30 empties up; one such share is kept in reserve.
+const EARLY_WEIGHT: u32 = 10;
 
 /// Soft and hard budgets from a clock.
 ///
@@ -140,7 +143,8 @@ fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, D
         }
         None => {
             let mine = move_weight(empties);
-            let total: u32 = (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i))).sum::<u32>() + 10;
+            let total: u32 =
+                (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i))).sum::<u32>() + EARLY_WEIGHT;
             let soft = (available / total).saturating_mul(mine).saturating_add(increment);
             let hard = soft.saturating_mul(4).min((available / 2).saturating_add(clock.increment / 2));
             (soft, hard)
