@@ -104,11 +104,13 @@ impl Deadlines {
 /// an early move's. Time pays most just before the exact solve comes within reach: on 480
 /// positions of 21 to 29 empties from games against NTest, 300 ms a move rather than 100 lost
 /// 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where twice the
-/// time a move for the whole game gained about 12 Elo. Moves from 19 empties down are mostly
-/// solved already. The smaller boards, which start with 12 or 32 empties, use the same table.
+/// time a move for the whole game gained about 12 Elo. Moves from [`LATE_EMPTIES`] down are
+/// mostly solved already, so the plan counts little for them; the one that is not gets a large
+/// share of what is left all the same (see [`clock_budget`]). The smaller boards, which start
+/// with 12 or 32 empties, use the same table.
 pub fn move_weight(empties: u32) -> u32 {
     match empties {
-        0..=19 => 3,
+        0..=LATE_EMPTIES => 3,
         20..=23 => 6 * EARLY_WEIGHT,
         24..=26 => 25,
         27..=29 => 15,
@@ -119,12 +121,25 @@ pub fn move_weight(empties: u32) -> u32 {
 /// The [`move_weight`] of a move from 30 empties up; one such share is kept in reserve.
 const EARLY_WEIGHT: u32 = 10;
 
+/// From this many empty squares down, a move may take a third of the time left (the hard limit
+/// half of it), whatever its planned share. A position the earlier solves left solved costs
+/// nothing, as the search ends with the exact solve; one they did not (the opponent left the
+/// solved line where only a bound was proved, or the solve at 20-23 empties did not finish) needs
+/// a solve of a few milliseconds to a few hundred. With its planned share alone, at a clock of
+/// 1.3 s a game against NTest, such a move got 3 to 8 ms and lost 2 to 10 discs in 8 of 60 games
+/// (0.33 discs a game from 11 to 16 empties, where the exact solve takes 10 to 20 ms).
+pub const LATE_EMPTIES: u32 = 19;
+
+/// The share of the time left a move from [`LATE_EMPTIES`] down may take: one part in this many.
+const LATE_SHARE: u32 = 3;
+
 /// Soft and hard budgets from a clock.
 ///
 /// Sudden death (no `moves_to_go`): the side to move plays every other move from `empties` down;
 /// the time left (plus most of the increments to come) is shared over those moves in proportion
 /// to their [`move_weight`], with one early move more kept in reserve; the hard limit allows four
 /// times that, but never more than half of what is left (the moves after a solve cost nothing).
+/// From [`LATE_EMPTIES`] down, the soft budget is at least a third of what is left.
 ///
 /// A period (`moves_to_go`, as in byo-yomi): the time is for the next few moves only, then the
 /// clock is refilled, so it is shared over those moves with no reserve; the last move of a period
@@ -145,7 +160,10 @@ fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, D
             let mine = move_weight(empties);
             let total: u32 =
                 (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i))).sum::<u32>() + EARLY_WEIGHT;
-            let soft = (available / total).saturating_mul(mine).saturating_add(increment);
+            let mut soft = (available / total).saturating_mul(mine).saturating_add(increment);
+            if empties <= LATE_EMPTIES {
+                soft = soft.max(available / LATE_SHARE);
+            }
             let hard = soft.saturating_mul(4).min((available / 2).saturating_add(clock.increment / 2));
             (soft, hard)
         }
@@ -192,10 +210,10 @@ mod tests {
 
     #[test]
     fn a_sudden_death_clock_goes_to_the_moves_before_the_solve() {
-        // One side's moves of a game from the start, each taking its soft budget.
+        // One side's moves of a game from the start to 20 empties, each taking its soft budget.
         let mut left = Duration::from_millis(1300);
         let mut used = Vec::new();
-        for empties in (2..=60).rev().step_by(2) {
+        for empties in (20..=60).rev().step_by(2) {
             let clock = Clock { time: left, increment: Duration::ZERO, moves_to_go: None };
             let (soft, hard) = clock_budget(&clock, empties, Duration::ZERO);
             assert!(soft <= hard && hard <= left, "{empties}: {soft:?} {hard:?} {left:?}");
@@ -204,9 +222,16 @@ mod tests {
         }
         let at = |e: u32| used.iter().find(|(empties, _)| *empties == e).unwrap().1;
         assert!(at(22) > 4 * at(50), "{:?} {:?}", at(22), at(50));
-        assert!(at(26) > at(40) && at(40) > at(16));
-        // The reserve is left over.
-        assert!(left > Duration::from_millis(20), "{left:?}");
+        assert!(at(26) > at(40));
+        // What the plan keeps for the moves after is left over.
+        assert!(left > Duration::from_millis(30), "{left:?}");
+        // Those moves are planned at a small share, but one that comes unsolved may take a
+        // third of what is left, and half at the hard limit.
+        let clock = Clock { time: left, increment: Duration::ZERO, moves_to_go: None };
+        let (soft, hard) = clock_budget(&clock, 18, Duration::ZERO);
+        assert_eq!(soft, left / 3);
+        assert_eq!(hard, left / 2);
+        assert!(soft > at(40), "{soft:?} {:?}", at(40));
     }
 
     #[test]
