@@ -30,8 +30,8 @@ pub const ORDERING_DEPTH: i32 = 3;
 /// empties searched to depth 16 at selectivity 4, it searches 34% fewer nodes in 32% less time;
 /// ordering the nodes of depth 8 up by a search of each child rather than its evaluation gains
 /// nothing more. Without Multi-ProbCut it costs more than it saves (depth 13, 20 positions: 18%
-/// more nodes and 48% more time), and the exact solve's own ordering gains nothing from it either
-/// (FFO #40-#49), so those keep the mobility ordering.
+/// more nodes and 48% more time), so that search keeps the mobility ordering. The solver has its
+/// own weight ([`super::endgame::EVAL_ORDER_EMPTIES`]).
 const W_EVAL: i32 = 30;
 
 /// From this depth up, a null-window node may be split between threads.
@@ -189,8 +189,13 @@ impl Worker {
     }
 
     /// Adds to the ordering value of each move of `list` (but the table's) the pattern evaluation
-    /// of the position it leads to, for the side that plays it.
+    /// of the position it leads to, for the side that plays it, times [`W_EVAL`].
     fn order_by_evaluation(&mut self, pos: &Position, ply: usize, list: &mut MoveList) {
+        self.order_by_evaluation_with(pos, ply, list, W_EVAL);
+    }
+
+    /// [`Worker::order_by_evaluation`] with the evaluation weighted by `weight`.
+    pub(super) fn order_by_evaluation_with(&mut self, pos: &Position, ply: usize, list: &mut MoveList, weight: i32) {
         let parent = *self.features.at(ply, pos);
         let weights = self.setup.eval.weights();
         let (player, opponent) = (pos.player(), pos.opponent());
@@ -198,7 +203,7 @@ impl Worker {
             if m.value != FIRST {
                 let child = parent.play(u32::from(m.square), m.flips);
                 let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
-                m.value -= W_EVAL * weights.evaluate_features(&child, next_player, next_opponent);
+                m.value -= weight * weights.evaluate_features(&child, next_player, next_opponent);
             }
         }
     }
