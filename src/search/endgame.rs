@@ -48,7 +48,7 @@ pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 pub const EVAL_ORDER_EMPTIES: u32 = 14;
 
 /// The weight of the evaluation in the solver's ordering (see [`EVAL_ORDER_EMPTIES`]).
-const W_EVAL_SOLVE: i32 = 15;
+pub const W_EVAL_SOLVE: i32 = 15;
 
 /// From this many empty squares up, a node may be split between threads.
 pub const SPLIT_EMPTIES: u32 = 12;
