@@ -22,7 +22,7 @@
 //! exact solve never trusts them (it still tries their moves first).
 
 use super::SearchControl;
-use super::ordering::{QUADRANT_BIT, SQUARE_CLASSES, odd_squares, ordered_moves, parity};
+use super::ordering::{MoveList, QUADRANT_BIT, SQUARE_CLASSES, odd_squares, ordered_moves, parity};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
@@ -137,10 +137,7 @@ impl Worker {
         }
         let key = hash_discs(player, opponent, self.setup.size);
         let hint = self.tt.probe(key).map_or(NO_MOVE, |e| e.best);
-        let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
-        if self.patterns && n >= EVAL_ORDER_EMPTIES {
-            self.order_by_evaluation_with(pos, ply, &mut list, W_EVAL_SOLVE);
-        }
+        let mut list = self.solver_moves(pos, ply, moves, hint);
         let start_alpha = alpha;
         let start_nodes = self.nodes;
         let mut best = NO_SCORE;
@@ -247,10 +244,7 @@ impl Worker {
         {
             return score;
         }
-        let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
-        if self.patterns && n >= EVAL_ORDER_EMPTIES {
-            self.order_by_evaluation_with(pos, ply, &mut list, W_EVAL_SOLVE);
-        }
+        let mut list = self.solver_moves(pos, ply, moves, hint);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
             // opponent cuts at once, before any move is searched.
@@ -302,6 +296,16 @@ impl Worker {
         let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
         self.store_exact(key, n, lower, upper, best_move, start_nodes);
         best
+    }
+
+    /// The moves `moves` of `pos` at `ply` in the solver's order: the table's move `hint` first,
+    /// then by mobility ([`ordered_moves`]) and, from [`EVAL_ORDER_EMPTIES`] up, by evaluation.
+    fn solver_moves(&mut self, pos: &Position, ply: usize, moves: u64, hint: u8) -> MoveList {
+        let mut list = ordered_moves(pos.player(), pos.opponent(), moves, self.playable, hint);
+        if self.patterns && pos.empty_count() >= EVAL_ORDER_EMPTIES {
+            self.order_by_evaluation_with(pos, ply, &mut list, W_EVAL_SOLVE);
+        }
+        list
     }
 
     #[inline]

@@ -104,7 +104,7 @@ impl Deadlines {
 /// an early move's. Time pays most just before the exact solve comes within reach: on 480
 /// positions of 21 to 29 empties from games against NTest, 300 ms a move rather than 100 lost
 /// 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where twice the
-/// time a move for the whole game gained about 12 Elo. Moves from [`LATE_EMPTIES`] down are
+/// time a move for the whole game gained about 12 Elo against NTest. Moves from [`LATE_EMPTIES`] down are
 /// mostly solved already, so the plan counts little for them; the one that is not gets a large
 /// share of what is left all the same (see `clock_budget`). The smaller boards, which start
 /// with 12 or 32 empties, use the same table.
