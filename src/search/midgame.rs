@@ -40,6 +40,13 @@ pub const SPLIT_DEPTH: i32 = 5;
 /// From this depth up, null-window nodes try Multi-ProbCut (when the weights have a fit).
 pub const PROBCUT_DEPTH: i32 = 3;
 
+/// A ProbCut node tries the cut above the window only where its static evaluation is at least
+/// beta less this many of the cut's margins (t·σ), and the cut below only where it is under alpha
+/// plus as many, as Edax gates its cuts by the evaluation's error. The shallow searches that could
+/// hardly cut are saved: `bench --depth 18` searches 8.79M nodes against 10.93M without the gate,
+/// in 12-15% less time (alternating runs).
+pub const PROBCUT_GATE: f32 = 1.25;
+
 /// From this depth up, nodes use the table. Below, a probe (a cache miss, most of a node's
 /// time) costs more than it saves: with both this and [`ORDERING_DEPTH`] at 3 rather than 2,
 /// `bench --depth 12` searches 22% more nodes in 23% less time (median of 5 runs).
@@ -230,10 +237,14 @@ impl Worker {
         let fit = *self.setup.eval.weights().probcut_fit(empties, depth as u32)?;
         let margin = t * fit.sigma;
         let shallow = i32::from(fit.shallow);
+        // The static evaluation says which cut is worth a shallow search: a side whose bound it
+        // misses by more than PROBCUT_GATE margins is not tried.
+        let gate = PROBCUT_GATE * margin;
+        let eval = if self.patterns { self.evaluate(pos, ply) as f32 } else { 0.0 };
         // deep ≈ slope · shallow + intercept: a deep score of at least beta + margin needs a
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
-        if high < 6400 {
+        if high < 6400 && (!self.patterns || eval >= beta as f32 - gate) {
             let v = self.pvs(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
@@ -243,7 +254,7 @@ impl Worker {
             }
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
-        if low > -6400 {
+        if low > -6400 && (!self.patterns || eval < alpha as f32 + gate) {
             let v = self.pvs(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);
