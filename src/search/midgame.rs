@@ -237,14 +237,15 @@ impl Worker {
         let fit = *self.setup.eval.weights().probcut_fit(empties, depth as u32)?;
         let margin = t * fit.sigma;
         let shallow = i32::from(fit.shallow);
-        // The static evaluation says which cut is worth a shallow search: a side whose bound it
-        // misses by more than PROBCUT_GATE margins is not tried.
+        // The static evaluation (where the search reads patterns) says which cut is worth a
+        // shallow search: a side whose bound it misses by more than PROBCUT_GATE margins is not
+        // tried.
         let gate = PROBCUT_GATE * margin;
-        let eval = if self.patterns { self.evaluate(pos, ply) as f32 } else { 0.0 };
+        let eval = self.patterns.then(|| self.evaluate(pos, ply) as f32);
         // deep ≈ slope · shallow + intercept: a deep score of at least beta + margin needs a
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
-        if high < 6400 && (!self.patterns || eval >= beta as f32 - gate) {
+        if high < 6400 && eval.is_none_or(|e| e >= beta as f32 - gate) {
             let v = self.pvs(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
@@ -254,7 +255,7 @@ impl Worker {
             }
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
-        if low > -6400 && (!self.patterns || eval < alpha as f32 + gate) {
+        if low > -6400 && eval.is_none_or(|e| e < alpha as f32 + gate) {
             let v = self.pvs(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);
