@@ -169,6 +169,14 @@ struct WthorSamplesArgs {
     /// end (the embedded weights are fitted without those positions).
     #[arg(long)]
     solved_only: bool,
+    /// Score the positions not solved by a search of this depth (with Multi-ProbCut at
+    /// --selectivity and the --weights evaluation) instead of the game's result.
+    #[arg(long, conflicts_with = "solved_only", value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: Option<u32>,
+    /// Take only the games j with j % N == I, numbered in the order read (shards' files merge by
+    /// concatenation).
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
     /// Threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: u64,
@@ -631,11 +639,16 @@ where
         }
         Some(Command::WthorSamples(args)) => {
             let games = fit_eval::read_wthor(&args.wthor).map_err(|e| CliError(format!("--wthor {e}")))?;
+            let games =
+                games.into_iter().enumerate().filter(|(j, _)| args.shard.contains(*j as u64)).map(|(_, g)| g).collect();
             Ok(Request::WthorSamples(Box::new(WthorSamplesRequest {
                 games,
                 out: args.out,
                 exact_empties: args.exact_empties,
                 solved_only: args.solved_only,
+                depth: args.depth,
+                eval: Evaluator::with_weights(EvalKind::default(), weights),
+                selectivity: cli.selectivity,
                 threads: args.threads as usize,
                 progress: !args.no_progress,
             })))

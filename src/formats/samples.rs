@@ -36,6 +36,8 @@ pub enum Source {
     WthorSolved = 2,
     /// A WTHOR game, scored by the database's perfect-play result from 24 empties.
     WthorTheoretical = 3,
+    /// A WTHOR game, scored by a depth-limited search (`wthor-samples --depth`).
+    WthorSearched = 4,
 }
 
 impl Source {
@@ -44,6 +46,7 @@ impl Source {
             1 => Some(Source::SelfPlay),
             2 => Some(Source::WthorSolved),
             3 => Some(Source::WthorTheoretical),
+            4 => Some(Source::WthorSearched),
             _ => None,
         }
     }

@@ -4,12 +4,13 @@
 //! Every position of every game where the side to move can play becomes a sample. Those with at
 //! most `--exact-empties` empty squares are solved exactly by Magpie's solver; the others are
 //! scored with the database's perfect-play result (the game's score under perfect play from 24
-//! empties on), for the side to move, unless `--solved-only` leaves them out. Records are written
-//! in the games' order, so that the last ones of the file are whole games (`magpie train` holds
-//! them out).
+//! empties on), for the side to move, unless `--solved-only` leaves them out or `--depth` scores
+//! them by a depth-limited search instead (with Multi-ProbCut at the global `--selectivity`, as
+//! `datagen` scores its positions). Records are written in the games' order, so that the last ones
+//! of the file are whole games (`magpie train` holds them out).
 
 use crate::board::Position;
-use crate::eval::EvalKind;
+use crate::eval::{EvalKind, Evaluator};
 use crate::formats::samples::{EXACT_DEPTH, Sample, Source};
 use crate::formats::wthor::WthorGame;
 use crate::search::{NoControl, SearchRequest, Searcher};
@@ -28,6 +29,13 @@ pub struct WthorSamplesRequest {
     pub exact_empties: u32,
     /// Whether to leave out the positions not solved (scored by the game's result).
     pub solved_only: bool,
+    /// The depth of the search that scores the positions not solved, instead of the game's
+    /// result.
+    pub depth: Option<u32>,
+    /// The evaluation of those searches.
+    pub eval: Evaluator,
+    /// Multi-ProbCut's selectivity in those searches (0 for none).
+    pub selectivity: u8,
     /// Threads.
     pub threads: usize,
     /// Whether to show a progress bar.
@@ -54,6 +62,14 @@ fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut 
                 depth: EXACT_DEPTH,
                 source: Source::WthorSolved,
             }
+        } else if let Some(depth) = request.depth {
+            Sample {
+                player: pos.player(),
+                opponent: pos.opponent(),
+                score: search(searcher, pos, depth, request),
+                depth: depth.min(u32::from(EXACT_DEPTH) - 1) as u8,
+                source: Source::WthorSearched,
+            }
         } else {
             let score = if for_black { result } else { -result };
             Sample {
@@ -75,6 +91,14 @@ fn solve(searcher: &mut Searcher, pos: &Position) -> i16 {
     searcher.search(&request, &mut NoControl, &mut |_| {}).info.score.clamp(-6400, 6400) as i16
 }
 
+/// The score of a depth-`depth` search of `pos` in centi-discs for the side to move.
+fn search(searcher: &mut Searcher, pos: &Position, depth: u32, request: &WthorSamplesRequest) -> i16 {
+    let mut search = SearchRequest::new(*pos, request.eval.clone());
+    search.max_depth = depth;
+    search.selectivity = request.selectivity;
+    searcher.search(&search, &mut NoControl, &mut |_| {}).info.score.clamp(-6400, 6400) as i16
+}
+
 /// Writes the samples of `request.games` and a line of statistics.
 pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()> {
     let started = Instant::now();
@@ -89,8 +113,9 @@ pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()
                 let bar = bar.clone();
                 scope.spawn(move || {
                     // A small table: it is cleared for every game, and endgames of a few
-                    // empties need no more.
-                    let mut searcher = Searcher::with_hash(4).unwrap_or_else(|_| Searcher::new());
+                    // empties need no more; depth-limited searches get as much as datagen's.
+                    let mib = if request.depth.is_some() { super::datagen::DEFAULT_HASH_MIB } else { 4 };
+                    let mut searcher = Searcher::with_hash(mib).unwrap_or_else(|_| Searcher::new());
                     part.iter()
                         .map(|game| {
                             let samples = game_samples(game, request, &mut searcher);
@@ -148,6 +173,9 @@ mod tests {
             out: PathBuf::new(),
             exact_empties: 10,
             solved_only,
+            depth: None,
+            eval: Evaluator::new(EvalKind::default()),
+            selectivity: 0,
             threads: 1,
             progress: false,
         };
@@ -160,5 +188,33 @@ mod tests {
         assert!(solved.iter().all(|s| s.empties() <= 10 && s.source == Source::WthorSolved));
         // The others are scored with the game's perfect-play result, for the side to move.
         assert!(all.iter().filter(|s| s.depth != EXACT_DEPTH).all(|s| s.score.abs() == 800));
+    }
+
+    #[test]
+    fn depth_scores_the_unsolved_positions_by_search() {
+        let game = random_game(11);
+        let request = WthorSamplesRequest {
+            games: vec![game.clone()],
+            out: PathBuf::new(),
+            exact_empties: 10,
+            solved_only: false,
+            depth: Some(2),
+            eval: Evaluator::new(EvalKind::default()),
+            selectivity: 0,
+            threads: 1,
+            progress: false,
+        };
+        let mut searcher = Searcher::with_hash(1).unwrap();
+        let samples = game_samples(&game, &request, &mut searcher).unwrap();
+        let searched: Vec<&Sample> = samples.iter().filter(|s| s.depth != EXACT_DEPTH).collect();
+        assert!(searched.len() > 30, "{}", searched.len());
+        for s in searched {
+            assert_eq!((s.source, s.depth), (Source::WthorSearched, 2));
+            assert!(s.empties() > 10);
+            // The score is a depth-2 search's, not the game's result.
+            let pos = Position::from_discs(s.player, s.opponent, crate::board::Color::Black, BoardSize::Eight).unwrap();
+            let mut fresh = Searcher::with_hash(1).unwrap();
+            assert_eq!(s.score, search(&mut fresh, &pos, 2, &request), "{s:?}");
+        }
     }
 }
