@@ -362,3 +362,31 @@ impl Searcher {
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chance that a normal error stays within `t` standard deviations either way, by
+    /// integrating the density (Simpson's rule): a slow reference for the table of percents.
+    fn normal_coverage(t: f64) -> f64 {
+        let steps = 10_000;
+        let h = 2.0 * t / steps as f64;
+        let density = |x: f64| (-x * x / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let inner: f64 = (1..steps).map(|i| density(-t + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 }).sum();
+        (density(-t) + inner + density(t)) * h / 3.0
+    }
+
+    #[test]
+    fn the_percent_shown_for_a_level_is_the_coverage_of_its_t() {
+        assert_eq!((probcut_t(0), selectivity_percent(0)), (None, 100));
+        for level in 1..=MAX_SELECTIVITY {
+            let t = probcut_t(level).unwrap();
+            let coverage = 100.0 * normal_coverage(f64::from(t));
+            let shown = f64::from(selectivity_percent(level));
+            // Edax's figures, which levels 1 to 4 keep, round within about a point.
+            assert!((coverage - shown).abs() <= 1.5, "level {level}: t {t} covers {coverage:.1}%, shown {shown}%");
+            assert!(shown < 100.0, "level {level}: a selective solve is never shown as exact");
+        }
+    }
+}

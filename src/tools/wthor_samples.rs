@@ -58,7 +58,7 @@ fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut 
             Sample {
                 player: pos.player(),
                 opponent: pos.opponent(),
-                score: score(searcher, pos, u32::from(EXACT_DEPTH), 0, request),
+                score: score(searcher, pos, u32::from(EXACT_DEPTH), 0, &request.eval),
                 depth: EXACT_DEPTH,
                 source: Source::WthorSolved,
             }
@@ -66,7 +66,7 @@ fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut 
             Sample {
                 player: pos.player(),
                 opponent: pos.opponent(),
-                score: score(searcher, pos, depth, request.selectivity, request),
+                score: score(searcher, pos, depth, request.selectivity, &request.eval),
                 depth: depth.min(u32::from(EXACT_DEPTH) - 1) as u8,
                 source: Source::WthorSearched,
             }
@@ -85,12 +85,12 @@ fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut 
     Some(samples)
 }
 
-/// The score of `pos` in centi-discs for the side to move by a search to `depth` with the
-/// request's evaluation, at `selectivity`: exact from a depth that reaches the end of the game.
+/// The score of `pos` in centi-discs for the side to move by a search to `depth` with `eval`,
+/// at `selectivity`: exact from a depth that reaches the end of the game.
 /// The solves pass 0: at 14 empties or fewer the ladder of selective solves before the exact one
 /// (which the selectivity would start) doubles the time for the same scores.
-fn score(searcher: &mut Searcher, pos: &Position, depth: u32, selectivity: u8, request: &WthorSamplesRequest) -> i16 {
-    let mut search = SearchRequest::new(*pos, request.eval.clone());
+fn score(searcher: &mut Searcher, pos: &Position, depth: u32, selectivity: u8, eval: &Evaluator) -> i16 {
+    let mut search = SearchRequest::new(*pos, eval.clone());
     search.max_depth = depth;
     search.selectivity = selectivity;
     searcher.search(&search, &mut NoControl, &mut |_| {}).info.score.clamp(-6400, 6400) as i16
@@ -212,7 +212,7 @@ mod tests {
             // The score is a depth-2 search's, not the game's result.
             let pos = Position::from_discs(s.player, s.opponent, crate::board::Color::Black, BoardSize::Eight).unwrap();
             let mut fresh = Searcher::with_hash(1).unwrap();
-            assert_eq!(s.score, score(&mut fresh, &pos, 2, request.selectivity, &request), "{s:?}");
+            assert_eq!(s.score, score(&mut fresh, &pos, 2, request.selectivity, &request.eval), "{s:?}");
         }
     }
 }
