@@ -236,6 +236,10 @@ struct TrainArgs {
     /// sample): stages lend each other what they saw.
     #[arg(long, default_value_t = 50.0)]
     smooth: f64,
+    /// Weight file to fit from: the fit learns the change from these weights, and --l2 pulls
+    /// towards them rather than towards zero (so a round keeps what earlier rounds' data taught)
+    #[arg(long, value_name = "FILE")]
+    prior: Option<PathBuf>,
     /// Threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: u64,
@@ -672,8 +676,13 @@ where
             if !(args.smooth.is_finite() && args.smooth >= 0.0) {
                 return Err(CliError(format!("--smooth {}: expected a number at least 0", args.smooth)));
             }
+            let prior = match &args.prior {
+                Some(path) => Some(Arc::new(Weights::read(path).map_err(|e| CliError(format!("--prior {e}")))?)),
+                None => None,
+            };
             Ok(Request::Train(TrainRequest {
                 data: args.data,
+                prior,
                 out: args.out,
                 iterations: args.iterations,
                 holdout_percent: args.holdout,

@@ -71,6 +71,31 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
     let error: f64 = words[2].parse().unwrap();
     assert!(error < know_nothing * 0.9, "held-out error {error} against {know_nothing} for knowing nothing\n{report}");
 
+    // A fit from those weights (`--prior`) starts where they are: on the same data it errs no more.
+    let again = dir.join("w2.bin");
+    let again_text = again.display().to_string();
+    let train_args = |out: &str, prior: &str| -> Vec<String> {
+        [&data_text, "--out", out, "--prior", prior, "--iterations", "30", "--holdout", "20", "--l2", "20"]
+            .iter()
+            .chain(&["--threads", "2", "--no-progress"])
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let mut args = vec!["train".to_string()];
+    args.extend(train_args(&again_text, &weights_text));
+    let report = magpie(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let all = report.lines().find(|l| l.trim_start().starts_with("all:")).unwrap_or_else(|| panic!("{report}"));
+    let from_prior: f64 = all.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(from_prior <= error * 1.02, "from the prior {from_prior} against {error}\n{report}");
+    // A prior that is not a weight file is refused in one line naming it, and nothing is written.
+    let refused = dir.join("w3.bin");
+    let mut args = vec!["train".to_string()];
+    args.extend(train_args(&refused.display().to_string(), &data_text));
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(&args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--prior") && stderr.trim().lines().count() == 1, "{stderr}");
+    assert!(!refused.exists());
+
     // Multi-ProbCut for the new weights, written into a second file beside them.
     let fitted = dir.join("w-probcut.bin");
     let fitted_text = fitted.display().to_string();

@@ -8,6 +8,10 @@
 //! passes to reach what conjugate gradients reach in tens. Every pass over the samples is split
 //! over the threads.
 //!
+//! With `--prior FILE` the fit is of the change from those weights: the scores less their
+//! prediction are fitted, the penalties apply to the change, and the change is added back, so a
+//! round keeps what the data of earlier rounds taught where its own data says little.
+//!
 //! The last `--holdout` percent of each file's records are kept out of the fit: files are written
 //! game after game, so these are whole games that the fit never sees. The error on them is
 //! reported per stage, next to the errors on the same positions of the weights in use (`--weights`,
@@ -43,6 +47,9 @@ pub struct TrainRequest {
     pub l2: f64,
     /// The penalty μ on the squared difference of a weight between neighbouring stages.
     pub smooth: f64,
+    /// The weights the fit starts from: it fits the change from them, the ridge and smoothing
+    /// penalties applying to the change (none: the change from zero).
+    pub prior: Option<std::sync::Arc<Weights>>,
     /// Threads.
     pub threads: usize,
     /// Whether to show a progress bar.
@@ -249,6 +256,14 @@ fn expand(params: &[f64], canonical: &[Vec<u32>]) -> Vec<i16> {
     values
 }
 
+/// Takes from each score the prediction of `prior` (weights as stored, which give every
+/// configuration of a class its class's weight, so that they read as parameters).
+fn subtract_prior(rows: &mut Rows, prior: &[f64]) {
+    for (row, score) in rows.params.iter().zip(rows.scores.iter_mut()) {
+        *score -= row.iter().map(|&j| prior[j as usize]).sum::<f64>();
+    }
+}
+
 /// Root mean square of the residuals of `params` on `rows`, in discs.
 fn rms(rows: &Rows, params: &[f64]) -> f64 {
     let sum: f64 = rows
@@ -317,8 +332,14 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         return Err(io::Error::new(io::ErrorKind::InvalidData, "no sample to fit"));
     }
     let canonical = canonical_indices();
-    let rows = build_rows(&fitted, &canonical, request.threads);
-    let held_rows = build_rows(&held_out, &canonical, request.threads);
+    let mut rows = build_rows(&fitted, &canonical, request.threads);
+    let mut held_rows = build_rows(&held_out, &canonical, request.threads);
+    // With a prior, the fit is of the change from it: each score less the prior's prediction.
+    let prior: Option<Vec<f64>> = request.prior.as_ref().map(|w| w.values().iter().map(|&v| f64::from(v)).collect());
+    if let Some(prior) = &prior {
+        subtract_prior(&mut rows, prior);
+        subtract_prior(&mut held_rows, prior);
+    }
     writeln!(
         out,
         "read: {} samples fitted, {} held out, {} weights per stage, {:.1} s",
@@ -330,7 +351,7 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
     let bar =
         super::progress_bar(request.progress, u64::from(request.iterations), "{bar:30} {pos}/{len} iterations {msg}");
     let fit_started = Instant::now();
-    let params = fit(&rows, request.l2, request.smooth, request.iterations, request.threads, |iteration, w| {
+    let mut params = fit(&rows, request.l2, request.smooth, request.iterations, request.threads, |iteration, w| {
         if iteration % 10 == 0 || iteration == request.iterations {
             bar.set_message(format!("held-out rms {:.2} discs", rms(&held_rows, w)));
         }
@@ -345,6 +366,11 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         rms(&rows, &params),
         rms(&held_rows, &params)
     )?;
+    if let Some(prior) = &prior {
+        for (p, &w) in params.iter_mut().zip(prior) {
+            *p += w;
+        }
+    }
     let weights = Weights::new(expand(&params, &canonical), Vec::new())
         .ok_or_else(|| io::Error::other("the fitted tables have the wrong shape"))?;
     std::fs::write(&request.out, weights.to_bytes())
@@ -428,6 +454,34 @@ mod tests {
         let smoothed = fit(&rows, 0.01, 50.0, 60, 2, |_, _| {});
         let (lent, own) = (stage_norm(&smoothed, empty_stage), stage_norm(&smoothed, empty_stage - 1));
         assert!(lent > 0.2 * own, "{lent} against {own}");
+    }
+
+    /// A prior's predictions come off the scores exactly, and a fit that may hardly move (a huge
+    /// ridge) returns the prior.
+    #[test]
+    fn a_prior_is_fitted_from() {
+        let canonical = canonical_indices();
+        let mut rng = crate::rng::Rng::new(9);
+        let random: Vec<f64> = (0..STAGES * STAGE_LEN).map(|_| (rng.next_u64() % 21) as f64 - 10.0).collect();
+        let prior_values = expand(&random, &canonical);
+        let prior = Weights::new(prior_values.clone(), Vec::new()).unwrap();
+        let samples: Vec<Sample> = (0..2000)
+            .map(|_| {
+                let occupied = rng.next_u64() | rng.next_u64();
+                let player = occupied & rng.next_u64();
+                let opponent = occupied & !player;
+                let score = prior.evaluate(player, opponent) as i16;
+                Sample { player, opponent, score, depth: 0, source: Source::SelfPlay }
+            })
+            .collect();
+        let mut rows = build_rows(&samples, &canonical, 2);
+        let prior_params: Vec<f64> = prior.values().iter().map(|&v| f64::from(v)).collect();
+        assert!(rms(&rows, &vec![0.0; prior_params.len()]) > 0.1);
+        subtract_prior(&mut rows, &prior_params);
+        assert_eq!(rms(&rows, &vec![0.0; prior_params.len()]), 0.0);
+        let change = fit(&rows, 1e6, 50.0, 10, 2, |_, _| {});
+        let params: Vec<f64> = change.iter().zip(&prior_params).map(|(d, w)| d + w).collect();
+        assert_eq!(expand(&params, &canonical), prior_values);
     }
 
     #[test]
