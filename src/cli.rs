@@ -237,7 +237,7 @@ struct TrainArgs {
     #[arg(long, default_value_t = 50.0)]
     smooth: f64,
     /// Weight file to fit from: the fit learns the change from these weights, and --l2 pulls
-    /// towards them rather than towards zero (so a round keeps what earlier rounds' data taught)
+    /// towards them rather than towards zero (so a round keeps what earlier rounds' data taught).
     #[arg(long, value_name = "FILE")]
     prior: Option<PathBuf>,
     /// Threads.
