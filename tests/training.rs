@@ -74,24 +74,23 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
     // A fit from those weights (`--prior`) starts where they are: on the same data it errs no more.
     let again = dir.join("w2.bin");
     let again_text = again.display().to_string();
-    let train_args = |out: &str, prior: &str| -> Vec<String> {
-        [&data_text, "--out", out, "--prior", prior, "--iterations", "30", "--holdout", "20", "--l2", "20"]
-            .iter()
-            .chain(&["--threads", "2", "--no-progress"])
-            .map(|s| s.to_string())
-            .collect()
+    let fit_from = |out: &str, prior: &str| {
+        let args = ["train", &data_text, "--out", out, "--prior", prior, "--iterations", "30", "--holdout", "20"];
+        Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .args(["--l2", "20", "--threads", "2", "--no-progress"])
+            .output()
+            .expect("magpie runs")
     };
-    let mut args = vec!["train".to_string()];
-    args.extend(train_args(&again_text, &weights_text));
-    let report = magpie(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = fit_from(&again_text, &weights_text);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}{}", String::from_utf8_lossy(&out.stderr));
     let all = report.lines().find(|l| l.trim_start().starts_with("all:")).unwrap_or_else(|| panic!("{report}"));
     let from_prior: f64 = all.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!(from_prior <= error * 1.02, "from the prior {from_prior} against {error}\n{report}");
     // A prior that is not a weight file is refused in one line naming it, and nothing is written.
     let refused = dir.join("w3.bin");
-    let mut args = vec!["train".to_string()];
-    args.extend(train_args(&refused.display().to_string(), &data_text));
-    let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(&args).output().unwrap();
+    let out = fit_from(&refused.display().to_string(), &data_text);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("--prior") && stderr.trim().lines().count() == 1, "{stderr}");
     assert!(!refused.exists());
