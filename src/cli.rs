@@ -22,6 +22,7 @@ use crate::tools::matches::stats::Sprt;
 use crate::tools::matches::{MatchConfig, MatchError, Mode};
 use crate::tools::perft::{self, PerftRequest};
 use crate::tools::probcut::{self, ProbCutRequest};
+use crate::tools::review::{self, ReviewRequest};
 use crate::tools::solve::{self, SolveRequest};
 use crate::tools::train::{self, TrainRequest};
 use crate::tools::wthor_samples::{self, WthorSamplesRequest};
@@ -96,6 +97,8 @@ enum Command {
     Bench(BenchArgs),
     /// Solve every position of an OBF test suite (e.g. the FFO endgames) and check the scores.
     Solve(SolveArgs),
+    /// What each player's endgame moves lost to perfect play in GGF games (a match's, say).
+    Review(ReviewArgs),
     /// Play engine-vs-engine matches over UGI, NBoard and GTP.
     Match(MatchArgs),
     /// Fit the weights of Magpie's hand-made evaluation to WTHOR tournament games.
@@ -481,6 +484,21 @@ struct SolveArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct ReviewArgs {
+    /// GGF files, one game a line (as `magpie match --out` writes them).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Judge the moves from this many empty squares down (1 to 30), each position solved exactly.
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_FROM as i64))]
+    from: u32,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(clap::Args, Debug)]
 struct PerftArgs {
     /// Plies to count (0 to 64).
     #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -546,6 +564,8 @@ pub enum Request {
     Datagen(Box<DatagenRequest>),
     /// Solve a test suite.
     Solve(SolveRequest),
+    /// Review the endgames of recorded games.
+    Review(ReviewRequest),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -637,6 +657,7 @@ where
             selectivity: cli.selectivity,
         }),
         Some(Command::Solve(args)) => solve_request(args, cli.selectivity).map(Request::Solve),
+        Some(Command::Review(args)) => review_request(args, cli.selectivity).map(Request::Review),
         Some(Command::Match(args)) => match_request(args).map(|c| Request::Match(Box::new(c))),
         Some(Command::FitEval { wthor }) => {
             fit_eval::read_wthor(&wthor).map(Request::FitEval).map_err(|e| CliError(format!("--wthor {e}")))
@@ -760,6 +781,25 @@ fn solve_request(args: SolveArgs, selectivity: u8) -> Result<SolveRequest, CliEr
     })
 }
 
+fn review_request(args: ReviewArgs, selectivity: u8) -> Result<ReviewRequest, CliError> {
+    let mut games = Vec::new();
+    for file in &args.files {
+        let name = file.display();
+        let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("{name}: {e}")))?;
+        for (i, game) in crate::formats::ggf::parse_ggf_games(&text).into_iter().enumerate() {
+            games.push(game.map_err(|e| CliError(format!("{name}: game {}: {e}", i + 1)))?);
+        }
+    }
+    Ok(ReviewRequest {
+        games,
+        from: args.from,
+        threads: args.search.threads as usize,
+        hash_mib: args.search.hash as usize,
+        selectivity,
+        progress: !args.no_progress,
+    })
+}
+
 fn bestmove_request(args: BestMoveArgs, weights: Arc<Weights>, selectivity: u8) -> Result<BestMoveRequest, CliError> {
     let start = start_position(args.fen.as_deref(), args.size, "--fen")?;
     let moves = parse_moves(&args.moves).map_err(|e| CliError(format!("--moves: {e}")))?;
@@ -824,6 +864,7 @@ where
             Ok(_) => Ok(()),
             Err(e) => Err(e),
         },
+        Request::Review(request) => review::run(&request, &mut stdout).map(|_| ()),
         Request::Match(config) => match crate::tools::matches::run_match(*config, &mut stdout) {
             Ok(_) => Ok(()),
             // An engine that cannot start is a bad argument: nothing was played.

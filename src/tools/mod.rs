@@ -7,6 +7,7 @@ pub mod fit_eval;
 pub mod matches;
 pub mod perft;
 pub mod probcut;
+pub mod review;
 pub mod solve;
 pub mod train;
 pub mod wthor_samples;

@@ -1,0 +1,254 @@
+//! `magpie review FILE.ggf…`: what each player's endgame moves lost to perfect play in recorded
+//! games (the GGF of a match, say).
+//!
+//! Every position of every game from `--from` empty squares down is solved exactly. A move loses
+//! the value of the position before it less the value of the position after it, both for the
+//! mover; it turns the result when a won game becomes drawn or lost, or a drawn one lost. Per
+//! player (the GGF's `PB` and `PW` names): the moves judged, the discs lost a game, the moves
+//! that lost discs, the results turned, and the discs lost a game at each number of empties.
+
+use super::solve::solve;
+use crate::board::{Color, Move};
+use crate::formats::ggf::GgfGame;
+use crate::search::{Searcher, TranspositionTable};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The most empty squares a review starts from: beyond, an exact solve takes minutes.
+pub const MAX_FROM: u32 = 30;
+
+/// What to review and how.
+#[derive(Clone, Debug)]
+pub struct ReviewRequest {
+    /// The games.
+    pub games: Vec<GgfGame>,
+    /// Moves are judged from this many empty squares down.
+    pub from: u32,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash_mib: usize,
+    /// Multi-ProbCut's selectivity for the selective solves before each exact one (the answers
+    /// are exact at any level).
+    pub selectivity: u8,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One judged move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveReview {
+    /// Who played it.
+    pub color: Color,
+    /// The empty squares before it.
+    pub empties: u32,
+    /// Discs lost to perfect play (0 for a best move).
+    pub loss: i32,
+    /// Whether it made a won game drawn or lost, or a drawn one lost.
+    pub turned: bool,
+}
+
+/// The judged moves of `game`: every move (passes aside) from a position with at most `from`
+/// empty squares, each position solved exactly by `searcher`.
+pub fn review_game(searcher: &mut Searcher, game: &GgfGame, from: u32, selectivity: u8) -> Vec<MoveReview> {
+    let mut reviews = Vec::new();
+    let mut pos = game.start();
+    // The exact value of `pos` for its side to move, once solved.
+    let mut value: Option<i32> = None;
+    for played in game.moves() {
+        let Ok(next) = pos.try_play(played.mv) else {
+            // The parser checked every move; a game that does not replay is left there.
+            break;
+        };
+        if played.mv != Move::Pass && pos.empty_count() <= from {
+            let before = value.unwrap_or_else(|| solve(searcher, &pos, false, selectivity).score);
+            let after_for_next = solve(searcher, &next, false, selectivity).score;
+            // After a move the other side is to move (it may have to pass: `solve` counts that).
+            let after = -after_for_next;
+            reviews.push(MoveReview {
+                color: played.color,
+                empties: pos.empty_count(),
+                loss: before - after,
+                turned: after.signum() < before.signum(),
+            });
+            value = Some(after_for_next);
+        } else {
+            value = None;
+        }
+        pos = next;
+    }
+    reviews
+}
+
+/// One player's totals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerSummary {
+    /// Games played.
+    pub games: usize,
+    /// Moves judged.
+    pub moves: usize,
+    /// Moves that lost discs.
+    pub errors: usize,
+    /// Discs lost in all.
+    pub lost: i64,
+    /// Results turned.
+    pub turned: usize,
+    /// Discs lost in all, by empty squares before the move.
+    pub lost_by_empties: BTreeMap<u32, i64>,
+}
+
+/// The name a game gives `color`'s player, or the colour's.
+fn player_name(game: &GgfGame, color: Color) -> String {
+    match game.player(color) {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => if color == Color::Black { "Black" } else { "White" }.to_string(),
+    }
+}
+
+/// Reviews every game of `request`, writing the totals per player; returns them by name.
+pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap<String, PlayerSummary>> {
+    let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
+    let mut searcher = Searcher::with_table(Arc::new(table));
+    searcher.set_threads(request.threads);
+    writeln!(
+        out,
+        "reviewing {} games from {} empties (exact, selectivity {}, {} thread{}, {} MiB table)",
+        request.games.len(),
+        request.from,
+        request.selectivity,
+        searcher.threads(),
+        if searcher.threads() == 1 { "" } else { "s" },
+        searcher.table().mib()
+    )?;
+    let bar = super::progress_bar(
+        request.progress,
+        request.games.len() as u64,
+        "{bar:30} {pos}/{len} games, {elapsed} {msg}",
+    );
+    let started = Instant::now();
+    let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
+    for game in &request.games {
+        searcher.clear();
+        for color in [Color::Black, Color::White] {
+            players.entry(player_name(game, color)).or_default().games += 1;
+        }
+        for review in review_game(&mut searcher, game, request.from, request.selectivity) {
+            let player = players.entry(player_name(game, review.color)).or_default();
+            player.moves += 1;
+            player.errors += usize::from(review.loss > 0);
+            player.lost += i64::from(review.loss);
+            player.turned += usize::from(review.turned);
+            *player.lost_by_empties.entry(review.empties).or_default() += i64::from(review.loss);
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let per_game = |lost: i64, games: usize| lost as f64 / games.max(1) as f64;
+    writeln!(
+        out,
+        "{:<16} {:>6} {:>7} {:>7} {:>11} {:>7}",
+        "player", "games", "moves", "errors", "lost a game", "turned"
+    )?;
+    for (name, p) in &players {
+        writeln!(
+            out,
+            "{name:<16} {:>6} {:>7} {:>7} {:>11.3} {:>7}",
+            p.games,
+            p.moves,
+            p.errors,
+            per_game(p.lost, p.games),
+            p.turned
+        )?;
+    }
+    for (name, p) in &players {
+        let by_empties: Vec<String> = p
+            .lost_by_empties
+            .iter()
+            .rev()
+            .filter(|&(_, &lost)| lost != 0)
+            .map(|(e, &lost)| format!("{e}:{:.3}", per_game(lost, p.games)))
+            .collect();
+        if !by_empties.is_empty() {
+            writeln!(out, "{name} lost a game at empties {}", by_empties.join(" "))?;
+        }
+    }
+    writeln!(out, "time {:.1} s", started.elapsed().as_secs_f64())?;
+    Ok(players)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::testing::{minimax, random_line};
+    use crate::board::{BoardSize, Position};
+    use crate::rng::Rng;
+
+    /// A game from `start` through `moves` (passes written out where forced).
+    fn game_of(start: Position, moves: &[Move]) -> GgfGame {
+        let mut game = GgfGame::new(start);
+        for &mv in moves {
+            game.push_move(mv, None, None).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn losses_are_those_of_a_slow_minimax() {
+        let mut rng = Rng::new(11);
+        let mut searcher = Searcher::with_hash(4).unwrap();
+        let (mut lost, mut turned) = (0, 0);
+        for _ in 0..12 {
+            // A random position of 10 empties, then random moves to the end.
+            let (start, _) = random_line(&mut rng, BoardSize::Eight, 10);
+            let mut pos = start;
+            let mut moves = Vec::new();
+            let mut expected = Vec::new();
+            while !pos.is_game_over() {
+                if pos.must_pass() {
+                    moves.push(Move::Pass);
+                    pos = pos.pass();
+                    continue;
+                }
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                let sq = legal[rng.below(legal.len())];
+                let next = pos.play(sq);
+                let (before, after) = (minimax(&pos), -minimax(&next));
+                expected.push((
+                    pos.side_to_move(),
+                    pos.empty_count(),
+                    before - after,
+                    after.signum() < before.signum(),
+                ));
+                moves.push(Move::Play(sq));
+                pos = next;
+            }
+            let reviews = review_game(&mut searcher, &game_of(start, &moves), 10, 4);
+            let got: Vec<_> = reviews.iter().map(|r| (r.color, r.empties, r.loss, r.turned)).collect();
+            assert_eq!(got, expected, "{start}");
+            lost += expected.iter().map(|e| e.2).sum::<i32>();
+            turned += expected.iter().filter(|e| e.3).count();
+        }
+        // Random moves lose discs and turn results: the comparison above had something to check.
+        assert!(lost > 0 && turned > 0, "{lost} {turned}");
+    }
+
+    #[test]
+    fn only_moves_from_the_threshold_down_are_judged() {
+        let mut rng = Rng::new(3);
+        let (start, _) = random_line(&mut rng, BoardSize::Eight, 14);
+        let (mut pos, mut moves, mut judged) = (start, Vec::new(), 0);
+        while !pos.is_game_over() {
+            let mv = if pos.must_pass() { Move::Pass } else { Move::Play(pos.legal_moves().iter().next().unwrap()) };
+            judged += usize::from(mv != Move::Pass && pos.empty_count() <= 9);
+            moves.push(mv);
+            pos = pos.try_play(mv).unwrap();
+        }
+        let mut searcher = Searcher::with_hash(4).unwrap();
+        let reviews = review_game(&mut searcher, &game_of(start, &moves), 9, 4);
+        assert!(judged > 0);
+        assert_eq!(reviews.len(), judged);
+        assert!(reviews.iter().all(|r| r.empties <= 9 && r.loss >= 0));
+    }
+}
