@@ -58,6 +58,14 @@ impl fmt::Display for StopReason {
 /// The most of a hard limit kept in hand besides the move overhead (2% of the limit up to this).
 pub const MAX_RESERVE: Duration = Duration::from_millis(100);
 
+/// From this many empty squares down, a search has no deadline: the exact solve takes a fraction
+/// of a millisecond, so the last moves are solved rather than guessed however little time is left.
+/// On a clock of 0.72 s a game against NTest (600 games), Magpie's clock was down to the time
+/// it keeps in hand by the last moves, which then came from a depth-1 search (with a floor of 2
+/// ms from the moment the command was read, the thread waiting for a core on a loaded machine
+/// could still start after it) and lost discs at 12 to 3 empties in 7 games (`magpie review`).
+pub const QUICK_SOLVE_EMPTIES: u32 = 10;
+
 /// The time plan of one search: when to stop starting new iterations (`soft`) and when to abort
 /// (`hard`). Both count from the moment the command was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -72,7 +80,7 @@ impl Deadlines {
     /// The plan for `limits`, for a position with `empties` empty squares, counted from `start`,
     /// keeping `overhead` in hand for the reply to reach the client.
     pub fn plan(limits: &Limits, empties: u32, start: Instant, overhead: Duration) -> Deadlines {
-        if limits.infinite {
+        if limits.infinite || empties <= QUICK_SOLVE_EMPTIES {
             return Deadlines::default();
         }
         let mut soft: Option<Duration> = None;
@@ -188,6 +196,22 @@ mod tests {
         let limits = Limits { movetime: Some(Duration::from_secs(60)), ..Limits::default() };
         let d = Deadlines::plan(&limits, 40, start, Duration::ZERO);
         assert_eq!(d.hard, Some(start + Duration::from_secs(60) - MAX_RESERVE));
+    }
+
+    #[test]
+    fn the_last_moves_have_no_deadline() {
+        let start = Instant::now();
+        let overhead = Duration::from_millis(10);
+        let clock = Limits {
+            clock: Some(Clock { time: Duration::from_millis(8), increment: Duration::ZERO, moves_to_go: None }),
+            ..Limits::default()
+        };
+        // 8 ms left, all of it kept in hand: nothing for a move at 30 empties, no limit near the end.
+        assert_eq!(Deadlines::plan(&clock, 30, start, overhead).hard, Some(start));
+        assert_eq!(Deadlines::plan(&clock, QUICK_SOLVE_EMPTIES + 1, start, overhead).hard, Some(start));
+        assert_eq!(Deadlines::plan(&clock, QUICK_SOLVE_EMPTIES, start, overhead), Deadlines::default());
+        let movetime = Limits { movetime: Some(Duration::from_millis(3)), ..Limits::default() };
+        assert_eq!(Deadlines::plan(&movetime, 4, start, overhead), Deadlines::default());
     }
 
     #[test]
