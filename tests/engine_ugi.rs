@@ -889,10 +889,12 @@ fn go_wld_solves_for_win_draw_or_loss() {
 }
 
 /// Every `info` line of a search carries `hashfull <permille>` between `nps` and `time`; a small
-/// table fills up.
+/// table fills up. (Without ProbCut, so that the search stores enough entries for the thousand
+/// slots `hashfull` samples to see them: at selectivity 5 this search fills about one in a
+/// thousand.)
 #[test]
 fn info_lines_show_hashfull() {
-    let mut e = Engine::start(&["--hash", "1"]);
+    let mut e = Engine::start(&["--hash", "1", "--selectivity", "0"]);
     e.send("position startpos moves f5 d6");
     e.send("go depth 11");
     let lines = e.until("bestmove");
