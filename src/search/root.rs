@@ -123,8 +123,11 @@ impl Worker {
         // The depth of the last depth-limited iteration, while the next one is a trial solve.
         let mut trial_after: Option<u32> = None;
         loop {
-            let too_late = || start_limit(request, depth, empties, trial_after).is_some_and(|t| Instant::now() >= t);
-            if self.id == 0 && depth > 1 && too_late() {
+            let trial = trial_after.is_some();
+            if self.id == 0
+                && depth > 1
+                && start_limit(request, depth, empties, trial).is_some_and(|t| Instant::now() >= t)
+            {
                 break;
             }
             let solving = depth >= empties;
@@ -309,13 +312,13 @@ impl Worker {
 
 /// The instant after which the root iteration of `depth` is not started (none without a soft
 /// deadline): the soft deadline, or for a solve from [`SOLVE_START_MIN_EMPTIES`] up on a clock,
-/// half-way to it. `trial_after` is set when the iteration is a trial solve.
-fn start_limit(request: &SearchRequest, depth: u32, empties: u32, trial_after: Option<u32>) -> Option<Instant> {
+/// half-way to it. `trial` says the iteration is a trial solve.
+fn start_limit(request: &SearchRequest, depth: u32, empties: u32, trial: bool) -> Option<Instant> {
     let Deadlines { soft, hard } = request.deadlines;
     let soft = soft?;
     // Only where the hard limit lies beyond the soft one does a late start take time from the
     // moves to come; with a time a move (`movetime`) what is not used is lost.
-    let solve = depth >= empties && trial_after.is_none() && empties >= SOLVE_START_MIN_EMPTIES;
+    let solve = depth >= empties && !trial && empties >= SOLVE_START_MIN_EMPTIES;
     if solve && hard.is_some_and(|hard| hard > soft) {
         Some(request.start + soft.saturating_duration_since(request.start) / 2)
     } else {
@@ -496,15 +499,15 @@ mod tests {
         let (soft, hard) = (Duration::from_millis(80), Duration::from_millis(320));
         request.deadlines = Deadlines { soft: Some(request.start + soft), hard: Some(request.start + hard) };
         let halfway = Some(request.start + soft / 2);
-        assert_eq!(start_limit(&request, 22, 22, None), halfway, "the solve");
-        assert_eq!(start_limit(&request, 12, 22, None), request.deadlines.soft, "a depth-limited iteration");
-        assert_eq!(start_limit(&request, 22, 22, Some(11)), request.deadlines.soft, "a trial solve");
+        assert_eq!(start_limit(&request, 22, 22, false), halfway, "the solve");
+        assert_eq!(start_limit(&request, 12, 22, false), request.deadlines.soft, "a depth-limited iteration");
+        assert_eq!(start_limit(&request, 22, 22, true), request.deadlines.soft, "a trial solve");
         let e = SOLVE_START_MIN_EMPTIES - 1;
-        assert_eq!(start_limit(&request, e, e, None), request.deadlines.soft, "below the threshold");
+        assert_eq!(start_limit(&request, e, e, false), request.deadlines.soft, "below the threshold");
         // A time a move: soft and hard are the same instant.
         request.deadlines.hard = request.deadlines.soft;
-        assert_eq!(start_limit(&request, 22, 22, None), request.deadlines.soft, "movetime");
+        assert_eq!(start_limit(&request, 22, 22, false), request.deadlines.soft, "movetime");
         request.deadlines = Deadlines::default();
-        assert_eq!(start_limit(&request, 22, 22, None), None, "no deadline");
+        assert_eq!(start_limit(&request, 22, 22, false), None, "no deadline");
     }
 }

@@ -91,12 +91,17 @@ pub struct PlayerSummary {
     pub moves: usize,
     /// Moves that lost discs.
     pub errors: usize,
-    /// Discs lost in all.
-    pub lost: i64,
     /// Results turned.
     pub turned: usize,
     /// Discs lost in all, by empty squares before the move.
     pub lost_by_empties: BTreeMap<u32, i64>,
+}
+
+impl PlayerSummary {
+    /// Discs lost in all.
+    pub fn lost(&self) -> i64 {
+        self.lost_by_empties.values().sum()
+    }
 }
 
 /// The name a game gives `color`'s player, or the colour's.
@@ -138,7 +143,6 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
             let player = players.entry(player_name(game, review.color)).or_default();
             player.moves += 1;
             player.errors += usize::from(review.loss > 0);
-            player.lost += i64::from(review.loss);
             player.turned += usize::from(review.turned);
             *player.lost_by_empties.entry(review.empties).or_default() += i64::from(review.loss);
         }
@@ -158,7 +162,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
             p.games,
             p.moves,
             p.errors,
-            per_game(p.lost, p.games),
+            per_game(p.lost(), p.games),
             p.turned
         )?;
     }
