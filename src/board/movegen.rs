@@ -71,6 +71,76 @@ pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
     }
 }
 
+/// The number of discs `player` flips by playing `sq`, the last empty square of a full board (every
+/// other square holds a disc of one side or the other). Faster than counting [`flips`]: the four
+/// lines through `sq` are read as bytes of the player's discs (a multiply gathers a column or a
+/// diagonal into one byte) and each byte indexes a table of flips by the square's place in the
+/// line. Squares off the line read as 0, an opponent disc that nothing outflanks, so short
+/// diagonals need no table of their own (nor the smaller boards, whose squares outside the board
+/// lie at the ends of the lines).
+#[inline]
+pub fn last_flip_count(sq: usize, player: u64) -> u32 {
+    let (row, col) = (sq / 8, sq % 8);
+    let row_byte = (player >> (8 * row)) as u8;
+    let col_byte = (((player >> col) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let diag_byte = ((player & LAST_FLIP_DIAGONALS[sq][0]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    let anti_byte = ((player & LAST_FLIP_DIAGONALS[sq][1]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    u32::from(LINE_FLIPS[col][usize::from(row_byte)])
+        + u32::from(LINE_FLIPS[row][usize::from(col_byte)])
+        + u32::from(LINE_FLIPS[col][usize::from(diag_byte)])
+        + u32::from(LINE_FLIPS[col][usize::from(anti_byte)])
+}
+
+/// The two diagonals through each square (south-east and south-west), the square included.
+static LAST_FLIP_DIAGONALS: [[u64; 2]; 64] = {
+    let mut table = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        // Directions 3 and 7 make the a1-h8 diagonal, 2 and 6 the h1-a8 one.
+        table[sq][0] = RAYS[sq][3] | RAYS[sq][7] | bit;
+        table[sq][1] = RAYS[sq][2] | RAYS[sq][6] | bit;
+        sq += 1;
+    }
+    table
+};
+
+/// `LINE_FLIPS[p][line]`: the discs flipped along a line of 8 by a move on its square `p`, the
+/// line's other squares all occupied, `line`'s bits marking the mover's discs.
+static LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Towards higher bits, then lower: a run of opponent discs closed by the mover's.
+            let mut run = 0;
+            let mut q = p + 1;
+            while q < 8 && line & (1 << q) == 0 {
+                run += 1;
+                q += 1;
+            }
+            if q < 8 {
+                count += run;
+            }
+            run = 0;
+            let mut q = p as i32 - 1;
+            while q >= 0 && line & (1 << q) == 0 {
+                run += 1;
+                q -= 1;
+            }
+            if q >= 0 {
+                count += run;
+            }
+            table[p][line] = count;
+            line += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
 /// Plain 64-bit versions: run on any CPU.
 pub mod portable {
     use super::RAYS;
@@ -278,6 +348,21 @@ mod tests {
                 (black, occupied & !black)
             })
             .collect()
+    }
+
+    #[test]
+    fn last_flip_count_matches_the_flips_on_full_boards() {
+        for (i, (black, white)) in random_boards(20_000).into_iter().enumerate() {
+            // Fill the board but for one square, then count each side's flips there.
+            let sq = i % 64;
+            let bit = 1u64 << sq;
+            let black = (black | !(black | white)) & !bit;
+            let white = white & !bit;
+            for (player, opponent) in [(black, white), (white, black)] {
+                let expected = reference_flips(sq, player, opponent).count_ones();
+                assert_eq!(last_flip_count(sq, player), expected, "square {sq}, {player:#x} {opponent:#x}");
+            }
+        }
     }
 
     #[test]

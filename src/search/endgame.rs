@@ -26,7 +26,7 @@ use super::ordering::{MoveList, QUADRANT_BIT, SQUARE_CLASSES, odd_squares, order
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
-use crate::board::movegen::{flips, legal_moves};
+use crate::board::movegen::{flips, last_flip_count, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{Position, Square, hash_discs};
 
@@ -100,6 +100,36 @@ fn parity_sorted(empties: u64) -> [usize; 4] {
     }
     squares
 }
+
+/// The discs `player` flips by playing `x`: none, without computing them, when no opponent disc
+/// is next to the square (often so near the end).
+#[inline]
+fn move_flips(x: usize, player: u64, opponent: u64) -> u64 {
+    if ADJACENT[x] & opponent == 0 { 0 } else { flips(x, player, opponent) }
+}
+
+/// The squares next to each square.
+static ADJACENT: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (c, r) = (col + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    table[sq] |= 1u64 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    table
+};
 
 impl Worker {
     /// The exact score of `pos`, searched with the window (alpha, beta) at a node of the principal
@@ -372,7 +402,7 @@ impl Worker {
                 while squares != 0 {
                     let x = squares.trailing_zeros() as usize;
                     squares &= squares - 1;
-                    let f = flips(x, player, opponent);
+                    let f = move_flips(x, player, opponent);
                     if f == 0 {
                         continue;
                     }
@@ -435,7 +465,7 @@ impl Worker {
         let [a, b, c, d] = squares;
         let mut best = NO_SCORE;
         for (x, rest) in [(a, [b, c, d]), (b, [a, c, d]), (c, [a, b, d]), (d, [a, b, c])] {
-            let f = flips(x, player, opponent);
+            let f = move_flips(x, player, opponent);
             if f != 0 {
                 let bit = 1u64 << x;
                 let score = -self.solve3(opponent ^ f, player ^ f ^ bit, -alpha - 1, rest);
@@ -466,7 +496,7 @@ impl Worker {
         let [a, b, c] = squares;
         let mut best = NO_SCORE;
         for (x, y, z) in [(a, b, c), (b, a, c), (c, a, b)] {
-            let f = flips(x, player, opponent);
+            let f = move_flips(x, player, opponent);
             if f != 0 {
                 let bit = 1u64 << x;
                 let score = -self.solve2(opponent ^ f, player ^ f ^ bit, -alpha - 1, y, z);
@@ -495,14 +525,14 @@ impl Worker {
     #[inline]
     fn solve2_turn(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> Option<i32> {
         let mut best = NO_SCORE;
-        let f = flips(a, player, opponent);
+        let f = move_flips(a, player, opponent);
         if f != 0 {
             best = -self.solve1(opponent ^ f, player ^ f ^ (1u64 << a), b);
             if best > alpha {
                 return Some(best);
             }
         }
-        let f = flips(b, player, opponent);
+        let f = move_flips(b, player, opponent);
         if f != 0 {
             best = best.max(-self.solve1(opponent ^ f, player ^ f ^ (1u64 << b), a));
         }
@@ -514,11 +544,11 @@ impl Worker {
     fn solve1(&mut self, player: u64, opponent: u64, x: usize) -> i32 {
         self.nodes += 1;
         let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
-        let f = flips(x, player, opponent).count_ones() as i32;
+        let f = last_flip_count(x, player) as i32;
         if f > 0 {
             return diff + 2 * f + 1;
         }
-        let f = flips(x, opponent, player).count_ones() as i32;
+        let f = last_flip_count(x, opponent) as i32;
         if f > 0 {
             return diff - 2 * f - 1;
         }
