@@ -277,10 +277,15 @@ impl Worker {
         let mut list = self.solver_moves(pos, ply, moves, hint);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
-            // opponent cuts at once, before any move is searched.
-            for m in list.as_slice() {
-                let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
-                if let Some(entry) = self.tt.probe(hash_discs(next_player, next_opponent, self.setup.size))
+            // opponent cuts at once, before any move is searched. The children's buckets are
+            // all requested from memory first, so that their loads overlap.
+            let mut keys = [0u64; super::ordering::MAX_MOVES];
+            for (key, m) in keys.iter_mut().zip(list.as_slice()) {
+                *key = hash_discs(opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square), self.setup.size);
+                self.tt.prefetch(*key);
+            }
+            for &key in &keys[..list.len()] {
+                if let Some(entry) = self.tt.probe(key)
                     && u32::from(entry.depth) + 1 >= n
                     && entry.trusted_at(self.solve_cut)
                     && -entry.upper > alpha
