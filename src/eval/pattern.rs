@@ -333,6 +333,27 @@ impl Features {
         }
     }
 
+    /// The indices to evaluate after the side to move plays on `square`, flipping `flips`: the
+    /// `player` half of [`Features::play`] alone, for a position that is evaluated and not
+    /// searched further.
+    #[inline]
+    pub fn play_to_evaluate(&self, square: u32, flips: u64) -> [u16; LANES] {
+        let mut lanes = self.opponent;
+        let mut rest = flips;
+        while rest != 0 {
+            let powers = &POWERS[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            for (sum, &power) in lanes.iter_mut().zip(powers) {
+                *sum = sum.wrapping_add(power);
+            }
+        }
+        let placed = &POWERS[square as usize & 63];
+        for (sum, &power) in lanes.iter_mut().zip(placed) {
+            *sum = sum.wrapping_add(power.wrapping_mul(2));
+        }
+        lanes
+    }
+
     /// The features after a pass.
     #[inline]
     pub fn pass(&self) -> Features {

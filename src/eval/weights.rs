@@ -20,7 +20,8 @@
 //! shape, a damaged stream or a hash that does not match is refused with a one-line error.
 
 use super::pattern::{
-    FEATURE_OFFSET, FEATURES, Features, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index, stage,
+    FEATURE_OFFSET, FEATURES, Features, LANES, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index,
+    stage,
 };
 use std::fmt;
 use std::sync::{Arc, LazyLock};
@@ -456,10 +457,17 @@ impl Weights {
     /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search.
     #[inline]
     pub fn evaluate_features(&self, features: &Features, player: u64, opponent: u64) -> i32 {
+        self.evaluate_indices(&features.player, player, opponent)
+    }
+
+    /// [`Weights::evaluate`] from the indices of [`Features::player`] (or
+    /// [`Features::play_to_evaluate`]).
+    #[inline]
+    pub fn evaluate_indices(&self, indices: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         let empties = 64 - (player | opponent).count_ones();
         let table = self.stage(stage(empties));
         let mut sum = i32::from(table[constant_index(empties)]) + i32::from(table[mobility_index(player, opponent)]);
-        for (&offset, &index) in FEATURE_OFFSET.iter().zip(&features.player[..FEATURES]) {
+        for (&offset, &index) in FEATURE_OFFSET.iter().zip(&indices[..FEATURES]) {
             sum += i32::from(table[(offset + u32::from(index)) as usize]);
         }
         sum.clamp(-6400, 6400)

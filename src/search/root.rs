@@ -383,6 +383,46 @@ mod tests {
         }
     }
 
+    /// The value of `pos` searched `depth` discs ahead by plain negamax over `evaluator` (a pass
+    /// costs no depth; a finished game scores its discs, a draw 0).
+    fn negamax(pos: &Position, depth: u32, evaluator: &crate::eval::Evaluator) -> i32 {
+        if pos.legal_moves().is_empty() {
+            if pos.opponent_moves().is_empty() {
+                return pos.final_score() * 100;
+            }
+            return -negamax(&pos.pass(), depth, evaluator);
+        }
+        if depth == 0 {
+            return evaluator.evaluate(pos);
+        }
+        pos.legal_moves().iter().map(|sq| -negamax(&pos.play(sq), depth - 1, evaluator)).max().unwrap()
+    }
+
+    #[test]
+    fn depth_limited_values_match_negamax() {
+        // Without ProbCut the value of each iteration is the negamax value, whatever the ordering,
+        // the table and the shallow nodes' shortcuts (the leaves' parents score their children
+        // from their own features).
+        let mut rng = Rng::new(5);
+        for kind in [EvalKind::Pattern, EvalKind::Heuristic] {
+            let evaluator = crate::eval::Evaluator::new(kind);
+            for _ in 0..50 {
+                let empties = 14 + rng.below(40) as u32;
+                let pos = random_position(&mut rng, BoardSize::Eight, empties);
+                if pos.legal_moves().is_empty() {
+                    continue;
+                }
+                let mut request = SearchRequest::new(pos, kind);
+                request.max_depth = 5;
+                request.selectivity = 0;
+                let mut values = Vec::new();
+                searcher().search(&request, &mut NoControl, &mut |info| values.push(info.score));
+                let expected: Vec<i32> = (1..=5).map(|d| negamax(&pos, d, &evaluator)).collect();
+                assert_eq!(values, expected, "{kind:?} {pos}");
+            }
+        }
+    }
+
     #[test]
     fn depth_limited_search_reports_each_iteration() {
         let mut request = SearchRequest::new(Position::initial(), EvalKind::Heuristic);
