@@ -271,9 +271,9 @@ impl Worker {
         let (player, opponent) = (pos.player(), pos.opponent());
         for m in list.as_mut_slice() {
             if m.value != FIRST {
-                let child = parent.play(u32::from(m.square), m.flips);
+                let indices = parent.play_to_evaluate(u32::from(m.square), m.flips);
                 let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
-                m.value -= weight * weights.evaluate_features(&child, next_player, next_opponent);
+                m.value -= weight * weights.evaluate_indices(&indices, next_player, next_opponent);
             }
         }
     }
