@@ -335,7 +335,8 @@ impl Features {
 
     /// The indices to evaluate after the side to move plays on `square`, flipping `flips`: the
     /// `player` half of [`Features::play`] alone, for a position that is evaluated and not
-    /// searched further.
+    /// searched further. (The flips are added to the opponent's half in place rather than summed
+    /// apart as `play` does: sharing that sum made the midgame search 2-5% slower.)
     #[inline]
     pub fn play_to_evaluate(&self, square: u32, flips: u64) -> [u16; LANES] {
         let mut lanes = self.opponent;
@@ -549,7 +550,9 @@ mod tests {
                     }
                     let square = rest.trailing_zeros();
                     let flipped = flips(square as usize, player, opponent);
+                    let to_evaluate = features.play_to_evaluate(square, flipped);
                     features = features.play(square, flipped);
+                    assert_eq!(to_evaluate, features.player, "the half the evaluation reads");
                     (player, opponent) = (opponent ^ flipped, player ^ flipped ^ (1 << square));
                 }
                 assert_eq!(features, Features::new(player, opponent));
