@@ -10,7 +10,7 @@ const ROW_8: u64 = 0xff00_0000_0000_0000;
 
 /// The squares next to at least one square of `b` (in the 8 directions), on the 64-bit grid.
 #[inline]
-pub fn neighbours(b: u64) -> u64 {
+pub const fn neighbours(b: u64) -> u64 {
     let sideways = ((b << 1) & !COL_A) | ((b >> 1) & !COL_H);
     let row = b | sideways;
     sideways | (row << 8) | (row >> 8)

@@ -29,6 +29,7 @@ use super::worker::{PASS, Worker};
 use crate::board::movegen::{flips, last_flip_count, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{Position, Square, hash_discs};
+use crate::eval::features::neighbours;
 
 /// At or below this many empty squares the solver uses neither the table nor the mobility
 /// ordering.
@@ -113,19 +114,7 @@ static ADJACENT: [u64; 64] = {
     let mut table = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (c, r) = (col + dc, row + dr);
-                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
-                    table[sq] |= 1u64 << (r * 8 + c);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
+        table[sq] = neighbours(1u64 << sq);
         sq += 1;
     }
     table
