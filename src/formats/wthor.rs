@@ -145,6 +145,27 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<(WthorHeader, Vec<WthorGame>), ParseWth
     Ok((header, list))
 }
 
+/// A `.wtb` file's bytes: the header (dated 1 January of `header.year`, its game count that of
+/// `games`), then each game's record. [`parse_wtb`] reads them back.
+pub fn write_wtb(header: &WthorHeader, games: &[WthorGame]) -> Vec<u8> {
+    let century = (header.year / 100).min(255) as u8;
+    let mut bytes = vec![century, (header.year % 100) as u8, 1, 1];
+    bytes.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&[0, 0]);
+    bytes.extend_from_slice(&header.year.to_le_bytes());
+    bytes.extend_from_slice(&[8, 0, header.depth, 0]);
+    for game in games {
+        for id in [game.tournament, game.black, game.white] {
+            bytes.extend_from_slice(&id.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[game.black_discs, game.theoretical_black_discs]);
+        let mut moves: Vec<u8> = game.moves.iter().take(60).map(|s| 10 * (s.row() + 1) + s.col() + 1).collect();
+        moves.resize(60, 0);
+        bytes.extend_from_slice(&moves);
+    }
+    bytes
+}
+
 /// The `.wtb` files of a directory (or the file itself), in name order.
 pub fn wtb_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if path.is_file() {
@@ -176,6 +197,15 @@ mod tests {
             bytes.extend_from_slice(&m);
         }
         bytes
+    }
+
+    #[test]
+    fn written_files_read_back() {
+        let bytes = file(&[(22, 30, &[56, 64, 33, 34, 43]), (64, 64, &[56])]);
+        let (header, games) = parse_wtb(&bytes).unwrap();
+        let written = write_wtb(&header, &games);
+        assert_eq!(parse_wtb(&written).unwrap(), (header, games));
+        assert_eq!(written[HEADER_LEN..], bytes[HEADER_LEN..], "the records, byte for byte");
     }
 
     #[test]

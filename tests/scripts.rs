@@ -1,0 +1,184 @@
+//! The scripts of `scripts/` that drive the training pipeline, run as a user runs them: the small
+//! training run on a WTHOR file the test writes itself, and sharded steps through GNU parallel and
+//! through the Slurm array script, merged and compared with one unsharded run.
+
+mod common;
+
+use common::TempDir;
+use magpie::board::{Position, Square};
+use magpie::eval::weights::Weights;
+use magpie::formats::wthor::{WthorGame, WthorHeader, parse_wtb, write_wtb};
+use magpie::rng::Rng;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn script(name: &str) -> String {
+    format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn check(what: &str, out: &Output) {
+    assert!(
+        out.status.success(),
+        "{what}: {:?}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `games` random games played to the end, as WTHOR records.
+fn random_games(games: usize, seed: u64) -> Vec<WthorGame> {
+    let mut rng = Rng::new(seed);
+    (0..games)
+        .map(|i| {
+            let mut pos = Position::initial();
+            let mut moves: Vec<Square> = Vec::new();
+            while !pos.is_game_over() {
+                if pos.must_pass() {
+                    pos = pos.pass();
+                    continue;
+                }
+                let legal: Vec<Square> = pos.legal_moves().iter().collect();
+                let square = legal[rng.below(legal.len())];
+                moves.push(square);
+                pos = pos.play(square);
+            }
+            let (black, _) = pos.disc_counts();
+            let black = black as u8;
+            WthorGame {
+                tournament: 1,
+                black: i as u16,
+                white: i as u16 + 1,
+                black_discs: black,
+                theoretical_black_discs: black,
+                moves,
+            }
+        })
+        .collect()
+}
+
+/// The records of a samples file, sorted: two files hold the same records in any order when
+/// these are equal.
+fn sorted_records(path: &Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(bytes.len() % 20, 0, "{}", path.display());
+    let mut records: Vec<Vec<u8>> = bytes.chunks(20).map(<[u8]>::to_vec).collect();
+    records.sort();
+    records
+}
+
+/// `scripts/train-small.sh` runs every step of the pipeline (here at a tiny scale) and its weights
+/// are used for a move.
+#[test]
+fn the_small_training_run_goes_through_every_step() {
+    let dir = TempDir::new("train-small");
+    let wthor = dir.join("WTH_2001.wtb");
+    let games = random_games(120, 5);
+    let bytes = write_wtb(&WthorHeader { games: 0, year: 2001, depth: 24 }, &games);
+    assert_eq!(parse_wtb(&bytes).unwrap().1, games, "the file reads back");
+    std::fs::write(&wthor, bytes).unwrap();
+    let out_dir = dir.join("out");
+    let out = Command::new(script("train-small.sh"))
+        .arg(&wthor)
+        .arg(&out_dir)
+        .envs([
+            ("MAGPIE", env!("CARGO_BIN_EXE_magpie")),
+            ("EXACT_EMPTIES", "8"),
+            ("DEPTH", "2"),
+            ("SELFPLAY_GAMES", "60"),
+            ("ITERATIONS", "10"),
+            ("PROBCUT_POSITIONS", "600"),
+            ("SOLVE_POSITIONS", "400"),
+        ])
+        .output()
+        .expect("the script runs");
+    check("train-small.sh", &out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for step in ["1/5", "2/5", "3/5", "4/5", "5/5"] {
+        assert!(stderr.contains(&format!("== {step} ")), "{step}: {stderr}");
+    }
+    assert!(stdout.contains("wthor-samples: 120 games"), "{stdout}");
+    assert!(stdout.contains("held-out mean absolute error"), "{stdout}");
+    let weights = Weights::read(&out_dir.join("weights-probcut.bin")).expect("the weights with their fits");
+    assert!(weights.probcut().iter().any(|f| !f.solve) && weights.probcut().iter().any(|f| f.solve), "{stdout}");
+    // The last line is the move chosen with them: a legal first reply to f5 d6 c3.
+    let last = stdout.lines().last().unwrap_or_default();
+    let mut after = Position::initial();
+    for square in ["f5", "d6", "c3"] {
+        after = after.play(square.parse().unwrap());
+    }
+    let mv: Square = last.split_whitespace().next().and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("{last}"));
+    assert!(after.legal_moves().iter().any(|s| s == mv), "{last}");
+    let bad = Command::new(script("train-small.sh")).arg(dir.join("missing.wtb")).arg(&out_dir).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// A sharded datagen run through `scripts/shards.sh` (GNU parallel, local jobs) holds the records
+/// of one unsharded run. Skipped, with a message, where GNU parallel is not installed.
+#[test]
+fn shards_through_gnu_parallel_merge_to_one_run() {
+    if Command::new("parallel").arg("--version").output().is_err() {
+        eprintln!("skipped: GNU parallel is not installed (Debian package parallel)");
+        return;
+    }
+    let dir = TempDir::new("shards");
+    let args = ["datagen", "--games", "24", "--depth", "2", "--exact-empties", "8", "--seed", "4"];
+    let out = Command::new(script("shards.sh"))
+        .args(["-j", "2", "-m", env!("CARGO_BIN_EXE_magpie"), "2", "merged.bin", "--"])
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .expect("the script runs");
+    check("shards.sh", &out);
+    let whole = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .args(["--out", "whole.bin", "--no-progress"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    check("datagen", &whole);
+    let merged = sorted_records(&dir.join("merged.bin"));
+    assert!(!merged.is_empty());
+    assert_eq!(merged, sorted_records(&dir.join("whole.bin")));
+    assert_eq!(dir.entries(), ["merged.bin", "whole.bin"], "the shards' files are removed once merged");
+}
+
+/// The Slurm array script, run as Slurm runs each task (its environment set by hand), then the
+/// documented merge: the same records as one unsharded run.
+#[test]
+fn the_slurm_array_script_shards_and_merges() {
+    let dir = TempDir::new("slurm");
+    std::fs::create_dir(dir.join("out")).unwrap();
+    let args = ["datagen", "--games", "18", "--depth", "2", "--exact-empties", "8", "--seed", "9"];
+    for task in ["0", "1", "2"] {
+        let out = Command::new(script("slurm-shards.sbatch"))
+            .arg("out")
+            .args(args)
+            .envs([
+                ("SLURM_ARRAY_TASK_ID", task),
+                ("SLURM_ARRAY_TASK_COUNT", "3"),
+                ("SLURM_CPUS_PER_TASK", "1"),
+                ("MAGPIE", env!("CARGO_BIN_EXE_magpie")),
+            ])
+            .current_dir(dir.path())
+            .output()
+            .expect("the script runs");
+        check("slurm-shards.sbatch", &out);
+    }
+    let merge = Command::new("sh")
+        .arg("-c")
+        .arg("cat $(ls out/shard-*.bin | sort -V) > merged.bin")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    check("merge", &merge);
+    let whole = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .args(["--out", "whole.bin", "--no-progress"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    check("datagen", &whole);
+    assert_eq!(sorted_records(&dir.join("merged.bin")), sorted_records(&dir.join("whole.bin")));
+}
