@@ -1,6 +1,8 @@
 //! The `magpie` binary's command line, driven as a user would: perft output and bad arguments.
 
 use magpie::cli::parse_args;
+
+mod common;
 use proptest::prelude::*;
 use std::process::{Command, Output};
 
@@ -167,4 +169,211 @@ fn bestmove_wld_says_win_draw_or_loss() {
     assert!(text.trim_end().split(' ').nth(1).is_some_and(|score| score.parse::<f64>().is_ok()), "{text}");
     let out = magpie(&["bestmove", "--fen", ffo1, "--depth", "14"]);
     assert_eq!(stdout(&out), "g8 +18.00 exact\n");
+}
+
+/// Samples from a few random games, scored 0: enough records to read, too few to fit anything.
+fn few_samples(path: &std::path::Path, games: usize) {
+    use magpie::formats::samples::{Sample, Source};
+    let mut rng = magpie::rng::Rng::new(7);
+    let mut bytes = Vec::new();
+    for _ in 0..games {
+        let mut pos = magpie::board::Position::initial();
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.pass();
+                continue;
+            }
+            let sample =
+                Sample { player: pos.player(), opponent: pos.opponent(), score: 0, depth: 0, source: Source::SelfPlay };
+            bytes.extend_from_slice(&sample.to_bytes());
+            let moves: Vec<_> = pos.legal_moves().iter().collect();
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Runs `args` and checks the refusal: exit status 2, nothing on stdout, one `error:` line on
+/// stderr holding each of `words`.
+fn refused(args: &[&str], words: &[&str]) {
+    let out = magpie(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}{}", stdout(&out));
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    for word in words {
+        assert!(err.contains(word), "{args:?} should name {word}: {err}");
+    }
+}
+
+#[test]
+fn bad_or_empty_input_files_exit_2_naming_the_file() {
+    let dir = common::TempDir::new("cli-input");
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let broken = dir.join("broken.bin");
+    std::fs::write(&broken, b"nineteen bytes here").unwrap();
+    let missing = dir.join("missing.bin");
+    let out = dir.join("w.bin");
+    let no_folder = dir.join("no-such-folder/w.bin");
+    let [empty, broken, missing, out, no_folder] =
+        [&empty, &broken, &missing, &out, &no_folder].map(|p| p.display().to_string());
+    for data in [&empty, &broken, &missing] {
+        refused(&["train", data, "--out", &out, "--no-progress"], &[data]);
+        refused(&["probcut", data, "--out", &out, "--no-progress"], &[data]);
+    }
+    refused(&["train", &empty, "--out", &no_folder], &["--out", "no-such-folder"]);
+    refused(&["probcut", &empty, "--out", &no_folder], &["--out", "no-such-folder"]);
+    refused(&["datagen", "--games", "1", "--out", &no_folder], &["--out", "no-such-folder"]);
+    refused(&["wthor-samples", "--wthor", &missing, "--out", &out], &["--wthor", &missing]);
+    refused(&["train", &broken, "--out", &out, "--prior", &broken], &["--prior", &broken]);
+    assert!(dir.entries().iter().all(|name| name != "w.bin"), "nothing written: {:?}", dir.entries());
+}
+
+#[test]
+fn an_empty_suite_or_game_file_is_refused() {
+    let dir = common::TempDir::new("cli-empty");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let empty = empty.display().to_string();
+    refused(&["solve", &empty, "--no-progress"], &[&empty, "no position"]);
+    refused(&["review", &empty, "--no-progress"], &[&empty, "no game"]);
+}
+
+/// `probcut` on too few positions says how many it needs and writes nothing, before searching.
+#[test]
+fn probcut_refuses_what_it_cannot_fit() {
+    let dir = common::TempDir::new("cli-probcut");
+    let data = dir.join("few.bin");
+    few_samples(&data, 3);
+    let out = dir.join("w.bin");
+    let [data, out_text] = [&data, &out].map(|p| p.display().to_string());
+    refused(&["probcut", &data, "--out", &out_text, "--positions", "40", "--no-progress"], &[&data, "needs 30"]);
+    let args = ["probcut", &data, "--out", &out_text, "--positions", "600", "--solve-positions", "20", "--no-progress"];
+    refused(&args, &["--solve-positions", "needs 30"]);
+    assert!(!out.exists());
+}
+
+/// Each subcommand's help lists its own options and no other: the engine's options appear only
+/// where the subcommand uses them.
+#[test]
+fn each_subcommand_shows_only_its_options() {
+    let expected: &[(&str, &[&str])] = &[
+        ("perft", &["--size", "--position", "--convention", "--divide", "--mask-overhead"]),
+        (
+            "bestmove",
+            &[
+                "--fen",
+                "--moves",
+                "--size",
+                "--movetime",
+                "--depth",
+                "--nodes",
+                "--wld",
+                "--eval",
+                "--weights",
+                "--level",
+                "--selectivity",
+                "--hash",
+                "--threads",
+                "--json",
+            ],
+        ),
+        ("bench", &["--depth", "--eval", "--weights", "--selectivity"]),
+        ("solve", &["--wld", "--selectivity", "--weights", "--hash", "--threads", "--json", "--no-progress"]),
+        ("review", &["--from", "--selectivity", "--weights", "--hash", "--threads", "--json", "--no-progress"]),
+        ("fit-eval", &["--wthor"]),
+        (
+            "wthor-samples",
+            &[
+                "--wthor",
+                "--out",
+                "--exact-empties",
+                "--solved-only",
+                "--depth",
+                "--selectivity",
+                "--weights",
+                "--shard",
+                "--threads",
+                "--no-progress",
+            ],
+        ),
+        (
+            "train",
+            &[
+                "--out",
+                "--iterations",
+                "--holdout",
+                "--l2",
+                "--smooth",
+                "--prior",
+                "--weights",
+                "--threads",
+                "--no-progress",
+            ],
+        ),
+        (
+            "probcut",
+            &[
+                "--out",
+                "--weights",
+                "--positions",
+                "--max-depth",
+                "--solve-positions",
+                "--solve-max-empties",
+                "--threads",
+                "--seed",
+                "--no-progress",
+            ],
+        ),
+        (
+            "datagen",
+            &[
+                "--games",
+                "--out",
+                "--seed",
+                "--shard",
+                "--threads",
+                "--depth",
+                "--exact-empties",
+                "--random-plies",
+                "--random-rate",
+                "--selectivity",
+                "--weights",
+                "--hash",
+                "--no-progress",
+            ],
+        ),
+    ];
+    for (command, options) in expected {
+        let help = stdout(&magpie(&[command, "--help"]));
+        let mut listed: Vec<&str> = help
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with('-'))
+            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
+            .map(|w| w.trim_end_matches(','))
+            .filter(|w| *w != "--help")
+            .collect();
+        listed.sort_unstable();
+        let mut want = options.to_vec();
+        want.sort_unstable();
+        assert_eq!(listed, want, "{command} --help:\n{help}");
+        // No help text names the subcommands an option serves: each describes its own use.
+        assert!(!help.contains("engine, bestmove"), "{command} --help:\n{help}");
+    }
+    // The match runner's options are its own too.
+    let help = stdout(&magpie(&["match", "--help"]));
+    assert!(help.contains("--engine") && help.contains("--json") && !help.contains("--weights"), "{help}");
+}
+
+/// An engine option before a subcommand is the subcommand's when it has one, and refused otherwise.
+#[test]
+fn engine_options_before_a_subcommand() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = magpie(&["--selectivity", "0", "--hash", "4", "bestmove", "--fen", ffo1, "--depth", "14"]);
+    assert_eq!(stdout(&out), "g8 +18.00 exact\n", "{}", stderr(&out));
+    refused(&["--level", "3", "solve", "tests/data/fforum-1-19.obf"], &["--level", "solve"]);
+    refused(&["--protocol", "gtp", "perft", "3"], &["--protocol", "perft"]);
+    refused(&["--selectivity", "2", "perft", "3"], &["--selectivity", "perft"]);
 }

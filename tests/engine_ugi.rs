@@ -415,18 +415,22 @@ fn people_commands() {
     assert_eq!(e.recv(), "moves d3 c4 f5 e6");
     e.send("eval");
     let lines = e.until("eval total");
+    // First what `raw` and `cp` mean, for this evaluation.
+    assert!(lines[0].starts_with("info string eval: raw is a pattern's placements that hold a disc"), "{lines:?}");
+    assert!(lines[0].contains("cp is the term's share"), "{lines:?}");
     // The pattern evaluation: one line per pattern (no disc on an edge yet) and the constant.
     assert!(lines.iter().any(|l| l.starts_with("eval edge+2x raw 0 ")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("eval constant raw 1 ")), "{lines:?}");
     // The total is the sum of the parts.
     let cp = |l: &str| -> i32 { l.split_whitespace().skip_while(|w| *w != "cp").nth(1).unwrap().parse().unwrap() };
-    let sum: i32 = lines[..lines.len() - 1].iter().map(|l| cp(l)).sum();
+    let sum: i32 = lines[1..lines.len() - 1].iter().map(|l| cp(l)).sum();
     assert_eq!(cp(lines.last().unwrap()), sum, "{lines:?}");
     e.send("setoption name Eval value heuristic");
     e.send("eval");
     let lines = e.until("eval total");
+    assert!(lines[0].starts_with("info string eval: raw is the feature's value"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("eval mobility raw 0 cp 0")), "{lines:?}");
-    let sum: i32 = lines[..lines.len() - 1].iter().map(|l| cp(l)).sum();
+    let sum: i32 = lines[1..lines.len() - 1].iter().map(|l| cp(l)).sum();
     assert_eq!(cp(lines.last().unwrap()), sum, "{lines:?}");
     e.send("d");
     let lines = e.until("moves played");

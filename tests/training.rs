@@ -65,6 +65,8 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
         "2",
         "--no-progress",
     ]);
+    // One measure of error throughout: mean absolute error, the fit's and the held-out table's.
+    assert!(report.contains("mean absolute error") && !report.contains("root mean square"), "{report}");
     let all = report.lines().find(|l| l.trim_start().starts_with("all:")).unwrap_or_else(|| panic!("{report}"));
     let words: Vec<&str> = all.split_whitespace().collect();
     assert_eq!(words[1].parse::<usize>().unwrap(), held_out.len(), "{all}");

@@ -144,6 +144,27 @@ impl Evaluator {
         }
     }
 
+    /// What the `raw` value of each term of [`Evaluator::parts`] counts, in words.
+    pub fn raw_meaning(&self, pos: &Position) -> &'static str {
+        match self.kind {
+            _ if self.uses_patterns(pos) => {
+                "a pattern's placements that hold a disc; for the constant, 1; for mobility, the side to move's \
+                 legal moves less the other side's, each counted up to 24"
+            }
+            EvalKind::Pattern | EvalKind::Heuristic => {
+                "the feature's value, the side to move's less the other side's (parity: 1 when the side to move \
+                 gets the last move, else -1)"
+            }
+            EvalKind::Discs => "the side to move's discs less the other side's",
+            EvalKind::Iagno | EvalKind::Sannidhanam => {
+                "the square weights of the side to move's discs less the other side's, before scaling to 64 discs"
+            }
+            EvalKind::CornerEdge => {
+                "the corner and edge points of the side to move less the other side's, before scaling to 64 discs"
+            }
+        }
+    }
+
     /// The terms that make up [`Evaluator::evaluate`]: for the patterns, each pattern's placements
     /// summed (`raw` is how many placements hold a disc), the stage's constant and the mobility
     /// table's weight (`raw` is the side to move's legal moves less the other side's, each counted

@@ -1,5 +1,6 @@
 //! The search: iterative deepening over a principal-variation search with a shared transposition
-//! table, an exact endgame solver, and lazy SMP over several threads.
+//! table, Multi-ProbCut, an exact endgame solver, and young-brothers-wait parallel search over
+//! several threads.
 //!
 //! The search never prints. It reports each finished iteration through a callback and returns a
 //! [`SearchResult`]; the engine's protocol layer turns those into lines. It polls a

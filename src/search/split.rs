@@ -10,7 +10,7 @@
 //! - Helpers that have nothing to do wait on a condition variable; the search's end wakes them.
 //!
 //! Measured on FFO #40-#47 against lazy SMP (every thread searching the same tree, sharing the
-//! table), which gave no speed-up at all on exact solves: see the README.
+//! table), which gave no speed-up at all on exact solves: see docs/search.md.
 
 use super::SearchControl;
 use super::ordering::MoveList;

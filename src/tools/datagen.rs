@@ -301,7 +301,7 @@ pub fn run(request: &DatagenRequest, out: &mut impl Write) -> io::Result<Datagen
     for _ in 0..threads {
         searchers.push(Searcher::with_hash(request.hash_mib).map_err(io::Error::other)?);
     }
-    let bar = super::progress_bar(request.progress, total, "{bar:30} {pos}/{len} games, {elapsed} (eta {eta}) {msg}");
+    let bar = super::progress_bar(request.progress, total, "games");
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let mut summary = DatagenSummary::default();

@@ -31,6 +31,31 @@ use std::time::Instant;
 /// The shallowest depth cut by ProbCut.
 pub const MIN_DEPTH: u32 = 3;
 
+/// The fewest (shallow, deep) score pairs a regression is made from: a stage and depth, or a
+/// number of empties, with fewer gets no fit.
+pub const MIN_PAIRS: usize = 30;
+
+/// Refuses a draw in which no class (a stage, or a number of empties) has [`MIN_PAIRS`]
+/// positions, before any is searched: no fit could come of it.
+fn check_draw(drawn: &[Position], class: impl Fn(&Position) -> usize, what: &str, data: &str) -> io::Result<()> {
+    let mut counts = std::collections::HashMap::new();
+    for pos in drawn {
+        *counts.entry(class(pos)).or_insert(0usize) += 1;
+    }
+    let most = counts.values().copied().max().unwrap_or(0);
+    if most < MIN_PAIRS {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{data}: the {} positions drawn hold at most {most} of any {what}, and a fit needs {MIN_PAIRS} of one: \
+                 draw more",
+                drawn.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// What `magpie probcut` is asked.
 #[derive(Clone, Debug)]
 pub struct ProbCutRequest {
@@ -92,7 +117,7 @@ fn map_positions<T: Send>(
     progress: bool,
     f: impl Fn(&mut Searcher, &Position) -> T + Sync,
 ) -> Vec<T> {
-    let bar = super::progress_bar(progress, positions.len() as u64, "{bar:30} {pos}/{len} positions {eta}");
+    let bar = super::progress_bar(progress, positions.len() as u64, "positions");
     let chunk = positions.len().div_ceil(threads.max(1)).max(1);
     let results = std::thread::scope(|scope| {
         let handles: Vec<_> = positions
@@ -126,7 +151,7 @@ pub fn fit_solves(scores: &[(u32, i32, i32)]) -> Vec<ProbCutFit> {
             .filter(|(empties, _, _)| *empties == n)
             .map(|&(_, exact, shallow)| (f64::from(shallow), f64::from(exact)))
             .collect();
-        if pairs.len() < 30 {
+        if pairs.len() < MIN_PAIRS {
             continue;
         }
         let Some((slope, intercept, sigma)) = regress(&pairs) else { continue };
@@ -173,7 +198,7 @@ pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutF
                 .filter(|(stage, _)| *stage == s)
                 .filter_map(|(_, v)| Some((f64::from(v[shallow as usize]?), f64::from(v[depth as usize]?))))
                 .collect();
-            if pairs.len() < 30 {
+            if pairs.len() < MIN_PAIRS {
                 continue;
             }
             let Some((slope, intercept, sigma)) = regress(&pairs) else { continue };
@@ -207,16 +232,45 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
         .filter(|s| s.empties() > MIN_DEPTH + 4)
         .map(|s| Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight))
         .collect();
+    let data = request.data.display().to_string();
     if usable.is_empty() {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "no position with enough empty squares to fit"));
+        let least = MIN_DEPTH + 5;
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{data}: no position with {least} empty squares or more to fit"),
+        ));
     }
     let mut rng = Rng::new(request.seed);
     let drawn: Vec<Position> = (0..request.positions).map(|_| usable[rng.below(usable.len())]).collect();
+    check_draw(&drawn, |pos| stage(pos.empty_count()), "stage (4 empties)", &format!("{data} --positions"))?;
+    // The solve positions are drawn now too, so that a draw that cannot be fitted is refused
+    // before the long searches.
+    let endgame: Vec<Position> = samples
+        .iter()
+        .filter(|s| (PROBCUT_EMPTIES..=request.solve_max_empties).contains(&s.empties()))
+        .map(|s| Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight))
+        .filter(|pos| !pos.legal_moves().is_empty())
+        .collect();
+    let solve_drawn: Vec<Position> = if request.solve_positions > 0 && !endgame.is_empty() {
+        (0..request.solve_positions).map(|_| endgame[rng.below(endgame.len())]).collect()
+    } else {
+        Vec::new()
+    };
+    if !solve_drawn.is_empty() {
+        let what = "number of empties";
+        check_draw(&solve_drawn, |pos| pos.empty_count() as usize, what, &format!("{data} --solve-positions"))?;
+    }
     let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&request.weights));
     let scores: Vec<(usize, Vec<Option<i32>>)> = map_positions(&drawn, request.threads, request.progress, |s, pos| {
         (stage(pos.empty_count()), depth_scores(s, pos, &evaluator, request.max_depth))
     });
     let mut fits = fit(&scores, request.max_depth);
+    if fits.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{data}: no stage gave a fit (each needs {MIN_PAIRS} positions whose scores follow each other)"),
+        ));
+    }
     for depth in MIN_DEPTH..=request.max_depth {
         let sigmas: Vec<String> = (0..STAGES)
             .map(|s| {
@@ -229,18 +283,11 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
     }
 
     // The solve fits, searched with the depth-limited fits just made.
-    let endgame: Vec<Position> = samples
-        .iter()
-        .filter(|s| (PROBCUT_EMPTIES..=request.solve_max_empties).contains(&s.empties()))
-        .map(|s| Position::from_player_opponent(s.player, s.opponent, Color::Black, BoardSize::Eight))
-        .filter(|pos| !pos.legal_moves().is_empty())
-        .collect();
-    if request.solve_positions > 0 && !endgame.is_empty() {
+    if !solve_drawn.is_empty() {
         let with_fits =
             request.weights.with_probcut(fits.clone()).ok_or_else(|| io::Error::other("a fit is out of range"))?;
         let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::new(with_fits));
-        let drawn: Vec<Position> = (0..request.solve_positions).map(|_| endgame[rng.below(endgame.len())]).collect();
-        let triples = map_positions(&drawn, request.threads, request.progress, |s, pos| {
+        let triples = map_positions(&solve_drawn, request.threads, request.progress, |s, pos| {
             let (exact, shallow) = solve_scores(s, pos, &evaluator);
             (pos.empty_count(), exact, shallow)
         });
@@ -257,7 +304,7 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
         out,
         "probcut: {} positions, {} solved, {} fits, {:.1} s, wrote {} (hash {:016x})",
         request.positions,
-        if endgame.is_empty() { 0 } else { request.solve_positions },
+        solve_drawn.len(),
         fits.len(),
         started.elapsed().as_secs_f64(),
         request.out.display(),

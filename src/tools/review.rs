@@ -5,12 +5,15 @@
 //! the value of the position before it less the value of the position after it, both for the
 //! mover; it turns the result when a won game becomes drawn or lost, or a drawn one lost. Per
 //! player (the GGF's `PB` and `PW` names): the moves judged, the discs lost a game, the moves
-//! that lost discs, the results turned, and the discs lost a game at each number of empties.
+//! that lost discs, the results turned, and the discs lost a game at each number of empties. With
+//! `--json`, one JSON object a line instead: each player, then the totals.
 
-use super::solve::solve;
+use super::solve::{json_line, solve};
 use crate::board::{Color, Move};
+use crate::eval::Evaluator;
 use crate::formats::ggf::GgfGame;
 use crate::search::{Searcher, TranspositionTable};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -26,6 +29,8 @@ pub struct ReviewRequest {
     pub games: Vec<GgfGame>,
     /// Moves are judged from this many empty squares down.
     pub from: u32,
+    /// The evaluation that orders the solver's moves.
+    pub eval: Evaluator,
     /// Search threads.
     pub threads: usize,
     /// Table size in MiB.
@@ -33,6 +38,8 @@ pub struct ReviewRequest {
     /// Multi-ProbCut's selectivity for the selective solves before each exact one (the answers
     /// are exact at any level).
     pub selectivity: u8,
+    /// Write JSON lines rather than the table.
+    pub json: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -52,7 +59,13 @@ pub struct MoveReview {
 
 /// The judged moves of `game`: every move (passes aside) from a position with at most `from`
 /// empty squares, each position solved exactly by `searcher`.
-pub fn review_game(searcher: &mut Searcher, game: &GgfGame, from: u32, selectivity: u8) -> Vec<MoveReview> {
+pub fn review_game(
+    searcher: &mut Searcher,
+    eval: &Evaluator,
+    game: &GgfGame,
+    from: u32,
+    selectivity: u8,
+) -> Vec<MoveReview> {
     let mut reviews = Vec::new();
     let mut pos = game.start();
     // The exact value of `pos` for its side to move, once solved.
@@ -63,8 +76,8 @@ pub fn review_game(searcher: &mut Searcher, game: &GgfGame, from: u32, selectivi
             break;
         };
         if played.mv != Move::Pass && pos.empty_count() <= from {
-            let before = value.unwrap_or_else(|| solve(searcher, &pos, false, selectivity).score);
-            let after_for_next = solve(searcher, &next, false, selectivity).score;
+            let before = value.unwrap_or_else(|| solve(searcher, eval, &pos, false, selectivity).score);
+            let after_for_next = solve(searcher, eval, &next, false, selectivity).score;
             // After a move the other side is to move (it may have to pass: `solve` counts that).
             let after = -after_for_next;
             reviews.push(MoveReview {
@@ -117,21 +130,19 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
     let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
-    writeln!(
-        out,
-        "reviewing {} games from {} empties (exact, selectivity {}, {} thread{}, {} MiB table)",
-        request.games.len(),
-        request.from,
-        request.selectivity,
-        searcher.threads(),
-        if searcher.threads() == 1 { "" } else { "s" },
-        searcher.table().mib()
-    )?;
-    let bar = super::progress_bar(
-        request.progress,
-        request.games.len() as u64,
-        "{bar:30} {pos}/{len} games, {elapsed} {msg}",
-    );
+    if !request.json {
+        writeln!(
+            out,
+            "reviewing {} games from {} empties (exact, selectivity {}, {} thread{}, {} MiB table)",
+            request.games.len(),
+            request.from,
+            request.selectivity,
+            searcher.threads(),
+            if searcher.threads() == 1 { "" } else { "s" },
+            searcher.table().mib()
+        )?;
+    }
+    let bar = super::progress_bar(request.progress, request.games.len() as u64, "games");
     let started = Instant::now();
     let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
     for game in &request.games {
@@ -139,7 +150,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
         for color in [Color::Black, Color::White] {
             players.entry(player_name(game, color)).or_default().games += 1;
         }
-        for review in review_game(&mut searcher, game, request.from, request.selectivity) {
+        for review in review_game(&mut searcher, &request.eval, game, request.from, request.selectivity) {
             let player = players.entry(player_name(game, review.color)).or_default();
             player.moves += 1;
             player.errors += usize::from(review.loss > 0);
@@ -149,13 +160,27 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let per_game = |lost: i64, games: usize| lost as f64 / games.max(1) as f64;
+    if request.json {
+        write_json(request, &players, started.elapsed().as_secs_f64(), out)?;
+    } else {
+        write_table(&players, started.elapsed().as_secs_f64(), out)?;
+    }
+    Ok(players)
+}
+
+/// Discs lost a game.
+fn per_game(lost: i64, games: usize) -> f64 {
+    lost as f64 / games.max(1) as f64
+}
+
+/// The table per player, then the discs lost by empties of each player who lost any.
+fn write_table(players: &BTreeMap<String, PlayerSummary>, seconds: f64, out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
         "{:<16} {:>6} {:>7} {:>7} {:>11} {:>7}",
         "player", "games", "moves", "errors", "lost a game", "turned"
     )?;
-    for (name, p) in &players {
+    for (name, p) in players {
         writeln!(
             out,
             "{name:<16} {:>6} {:>7} {:>7} {:>11.3} {:>7}",
@@ -166,7 +191,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
             p.turned
         )?;
     }
-    for (name, p) in &players {
+    for (name, p) in players {
         let by_empties: Vec<String> = p
             .lost_by_empties
             .iter()
@@ -178,8 +203,64 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
             writeln!(out, "{name} lost a game at empties {}", by_empties.join(" "))?;
         }
     }
-    writeln!(out, "time {:.1} s", started.elapsed().as_secs_f64())?;
-    Ok(players)
+    writeln!(out, "time {seconds:.1} s")
+}
+
+/// One player's JSON line.
+#[derive(Serialize)]
+struct PlayerJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+    games: usize,
+    moves: usize,
+    errors: usize,
+    lost: i64,
+    lost_per_game: f64,
+    turned: usize,
+    lost_by_empties: BTreeMap<u32, i64>,
+}
+
+/// The totals' JSON line.
+#[derive(Serialize)]
+struct TotalJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    games: usize,
+    from: u32,
+    selectivity: u8,
+    time: f64,
+}
+
+/// A line per player, then the totals.
+fn write_json(
+    request: &ReviewRequest,
+    players: &BTreeMap<String, PlayerSummary>,
+    seconds: f64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for (name, p) in players {
+        let player = PlayerJson {
+            kind: "player",
+            name,
+            games: p.games,
+            moves: p.moves,
+            errors: p.errors,
+            lost: p.lost(),
+            lost_per_game: per_game(p.lost(), p.games),
+            turned: p.turned,
+            lost_by_empties: p.lost_by_empties.iter().filter(|&(_, &lost)| lost != 0).map(|(&e, &l)| (e, l)).collect(),
+        };
+        json_line(out, &player)?;
+    }
+    let total = TotalJson {
+        kind: "total",
+        games: request.games.len(),
+        from: request.from,
+        selectivity: request.selectivity,
+        time: seconds,
+    };
+    json_line(out, &total)
 }
 
 #[cfg(test)]
@@ -228,7 +309,13 @@ mod tests {
                 moves.push(Move::Play(sq));
                 pos = next;
             }
-            let reviews = review_game(&mut searcher, &game_of(start, &moves), 10, 4);
+            let reviews = review_game(
+                &mut searcher,
+                &Evaluator::new(crate::eval::EvalKind::Pattern),
+                &game_of(start, &moves),
+                10,
+                4,
+            );
             let got: Vec<_> = reviews.iter().map(|r| (r.color, r.empties, r.loss, r.turned)).collect();
             assert_eq!(got, expected, "{start}");
             lost += expected.iter().map(|e| e.2).sum::<i32>();
@@ -250,7 +337,8 @@ mod tests {
             pos = pos.try_play(mv).unwrap();
         }
         let mut searcher = Searcher::with_hash(4).unwrap();
-        let reviews = review_game(&mut searcher, &game_of(start, &moves), 9, 4);
+        let reviews =
+            review_game(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &game_of(start, &moves), 9, 4);
         assert!(judged > 0);
         assert_eq!(reviews.len(), judged);
         assert!(reviews.iter().all(|r| r.empties <= 9 && r.loss >= 0));

@@ -5,12 +5,14 @@
 //! One line per position as soon as it is solved (its number in the file, empties, best move,
 //! score, nodes, time, speed, and whether the file agrees), a progress bar on stderr meanwhile,
 //! and the totals at the end. The table is cleared before each position, so that each time
-//! stands alone.
+//! stands alone. With `--json`, one JSON object a line instead: each position, then the totals.
 
+use super::bestmove::wld_word;
 use crate::board::{Move, Position};
-use crate::eval::EvalKind;
+use crate::eval::Evaluator;
 use crate::formats::ObfLine;
 use crate::search::{NoControl, SearchRequest, Searcher, TranspositionTable};
+use serde::Serialize;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +22,8 @@ use std::time::{Duration, Instant};
 pub struct SolveRequest {
     /// The positions, each with its line number in the file.
     pub positions: Vec<(usize, ObfLine)>,
+    /// The evaluation that orders the moves (its weights' ProbCut fits drive the selective solves).
+    pub eval: Evaluator,
     /// Search threads.
     pub threads: usize,
     /// Table size in MiB.
@@ -29,6 +33,8 @@ pub struct SolveRequest {
     /// Multi-ProbCut's selectivity: the depth-limited iterations cut at this level, and the
     /// selective solves that precede the exact one start there (0: straight to the exact solve).
     pub selectivity: u8,
+    /// Write JSON lines rather than the table.
+    pub json: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -73,14 +79,14 @@ pub enum Check {
     Unknown,
 }
 
-/// Solves `position` with `searcher` (exactly, or WLD), the search cutting at `selectivity` until
-/// its last solve, which is exact.
-pub fn solve(searcher: &mut Searcher, position: &Position, wld: bool, selectivity: u8) -> Solution {
+/// Solves `position` with `searcher` (exactly, or WLD) and the evaluation `eval`, the search
+/// cutting at `selectivity` until its last solve, which is exact.
+pub fn solve(searcher: &mut Searcher, eval: &Evaluator, position: &Position, wld: bool, selectivity: u8) -> Solution {
     if position.is_game_over() {
         return Solution { best: None, score: position.final_score(), nodes: 0 };
     }
     let (searched, sign) = if position.must_pass() { (position.pass(), -1) } else { (*position, 1) };
-    let mut request = SearchRequest::new(searched, EvalKind::default());
+    let mut request = SearchRequest::new(searched, eval.clone());
     request.wld = wld;
     request.selectivity = selectivity;
     let result = searcher.search(&request, &mut NoControl, &mut |_| {});
@@ -102,12 +108,51 @@ pub fn check(line: &ObfLine, solution: &Solution, wld: bool) -> Check {
 
 /// The score column: signed discs, or win/draw/loss.
 fn score_text(score: i32, wld: bool) -> String {
-    match (wld, score.signum()) {
-        (false, _) => format!("{score:+}"),
-        (true, 1) => "win".to_string(),
-        (true, 0) => "draw".to_string(),
-        (true, _) => "loss".to_string(),
-    }
+    if wld { wld_word(score).to_string() } else { format!("{score:+}") }
+}
+
+/// One position's JSON line.
+#[derive(Serialize)]
+struct PositionJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    number: usize,
+    position: String,
+    empties: u32,
+    #[serde(rename = "move")]
+    best: Option<String>,
+    score: i32,
+    result: Option<&'static str>,
+    nodes: u64,
+    time: f64,
+    nps: u64,
+    check: &'static str,
+    expected_score: Option<i32>,
+    expected_moves: Vec<String>,
+}
+
+/// The totals' JSON line.
+#[derive(Serialize)]
+struct TotalJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    positions: usize,
+    agree: usize,
+    disagree: usize,
+    unchecked: usize,
+    nodes: u64,
+    time: f64,
+    nps: u64,
+    wld: bool,
+    selectivity: u8,
+    threads: usize,
+    hash_mib: usize,
+}
+
+/// Writes `value` as one JSON line.
+pub(crate) fn json_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::other)?;
+    writeln!(out)
 }
 
 /// Solves every position of `request`, writing a line for each and the totals.
@@ -115,32 +160,30 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
-    let bar = super::progress_bar(
-        request.progress,
-        request.positions.len() as u64,
-        "{bar:30} {pos}/{len} positions, {elapsed} {msg}",
-    );
-    writeln!(
-        out,
-        "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table)",
-        request.positions.len(),
-        if request.wld { "win/draw/loss" } else { "exact" },
-        request.selectivity,
-        searcher.threads(),
-        if searcher.threads() == 1 { "" } else { "s" },
-        searcher.table().mib()
-    )?;
-    writeln!(
-        out,
-        "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>11}  check",
-        "#", "empties", "move", "score", "nodes", "time", "nps"
-    )?;
+    let bar = super::progress_bar(request.progress, request.positions.len() as u64, "positions");
+    if !request.json {
+        writeln!(
+            out,
+            "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table)",
+            request.positions.len(),
+            if request.wld { "win/draw/loss" } else { "exact" },
+            request.selectivity,
+            searcher.threads(),
+            if searcher.threads() == 1 { "" } else { "s" },
+            searcher.table().mib()
+        )?;
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>11}  check",
+            "#", "empties", "move", "score", "nodes", "time", "nps"
+        )?;
+    }
     let mut summary = SolveSummary::default();
     for (number, line) in &request.positions {
         bar.set_message(format!("solving #{number}"));
         searcher.clear();
         let started = Instant::now();
-        let solution = solve(&mut searcher, &line.position, request.wld, request.selectivity);
+        let solution = solve(&mut searcher, &request.eval, &line.position, request.wld, request.selectivity);
         let time = started.elapsed();
         let verdict = check(line, &solution, request.wld);
         summary.solved += 1;
@@ -151,22 +194,47 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
             Check::Disagrees => summary.disagreed += 1,
             Check::Unknown => summary.unchecked += 1,
         }
-        let best = solution.best.map_or_else(|| "none".to_string(), |m| m.to_string());
-        let verdict = match verdict {
-            Check::Agrees => "ok".to_string(),
-            Check::Disagrees => {
-                format!("WRONG (file: {} by {})", score_text(line.best_score().unwrap_or(0), request.wld), {
-                    let moves: Vec<String> = line.best_moves().iter().map(|m| m.to_string()).collect();
-                    moves.join(" ")
-                })
-            }
-            Check::Unknown => "?".to_string(),
-        };
+        let best = solution.best.map(|m| m.to_string());
+        let expected_moves: Vec<String> = line.best_moves().iter().map(|m| m.to_string()).collect();
         bar.suspend(|| {
+            if request.json {
+                return json_line(
+                    out,
+                    &PositionJson {
+                        kind: "position",
+                        number: *number,
+                        position: line.position.to_string(),
+                        empties: line.position.empty_count(),
+                        best: best.clone(),
+                        score: solution.score,
+                        result: request.wld.then(|| wld_word(solution.score)),
+                        nodes: solution.nodes,
+                        time: time.as_secs_f64(),
+                        nps: nps(solution.nodes, time),
+                        check: match verdict {
+                            Check::Agrees => "ok",
+                            Check::Disagrees => "wrong",
+                            Check::Unknown => "unchecked",
+                        },
+                        expected_score: line.best_score(),
+                        expected_moves: expected_moves.clone(),
+                    },
+                );
+            }
+            let verdict = match verdict {
+                Check::Agrees => "ok".to_string(),
+                Check::Disagrees => format!(
+                    "WRONG (file: {} by {})",
+                    score_text(line.best_score().unwrap_or(0), request.wld),
+                    expected_moves.join(" ")
+                ),
+                Check::Unknown => "?".to_string(),
+            };
             writeln!(
                 out,
-                "{number:>4} {:>7} {best:>5} {:>6} {:>14} {:>8.3}s {:>11}  {verdict}",
+                "{number:>4} {:>7} {:>5} {:>6} {:>14} {:>8.3}s {:>11}  {verdict}",
                 line.position.empty_count(),
+                best.as_deref().unwrap_or("none"),
                 score_text(solution.score, request.wld),
                 solution.nodes,
                 time.as_secs_f64(),
@@ -176,17 +244,37 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
         bar.inc(1);
     }
     bar.finish_and_clear();
-    writeln!(
-        out,
-        "total: {} positions, {} agree, {} disagree, {} unchecked; nodes {}, time {:.3} s, nps {}",
-        summary.solved,
-        summary.agreed,
-        summary.disagreed,
-        summary.unchecked,
-        summary.nodes,
-        summary.time.as_secs_f64(),
-        nps(summary.nodes, summary.time)
-    )?;
+    if request.json {
+        json_line(
+            out,
+            &TotalJson {
+                kind: "total",
+                positions: summary.solved,
+                agree: summary.agreed,
+                disagree: summary.disagreed,
+                unchecked: summary.unchecked,
+                nodes: summary.nodes,
+                time: summary.time.as_secs_f64(),
+                nps: nps(summary.nodes, summary.time),
+                wld: request.wld,
+                selectivity: request.selectivity,
+                threads: searcher.threads(),
+                hash_mib: searcher.table().mib(),
+            },
+        )?;
+    } else {
+        writeln!(
+            out,
+            "total: {} positions, {} agree, {} disagree, {} unchecked; nodes {}, time {:.3} s, nps {}",
+            summary.solved,
+            summary.agreed,
+            summary.disagreed,
+            summary.unchecked,
+            summary.nodes,
+            summary.time.as_secs_f64(),
+            nps(summary.nodes, summary.time)
+        )?;
+    }
     Ok(summary)
 }
 
@@ -204,7 +292,7 @@ mod tests {
     fn solves_and_checks_a_line() {
         let line: ObfLine = FFO_1.parse().unwrap();
         let mut searcher = Searcher::with_hash(4).unwrap();
-        let solution = solve(&mut searcher, &line.position, false, 4);
+        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, false, 4);
         assert_eq!(solution.score, 18);
         assert_eq!(solution.best, Some("g8".parse().unwrap()));
         assert_eq!(check(&line, &solution, false), Check::Agrees);
@@ -212,7 +300,7 @@ mod tests {
         assert_eq!(check(&line, &wrong, false), Check::Disagrees);
         let other_move = Solution { best: Some("h1".parse().unwrap()), ..solution };
         assert_eq!(check(&line, &other_move, false), Check::Disagrees);
-        let wld = solve(&mut searcher, &line.position, true, 4);
+        let wld = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, true, 4);
         assert!(wld.score >= 2, "a win: {wld:?}");
         assert_eq!(check(&line, &wld, true), Check::Agrees);
         assert_eq!(check(&line, &Solution { score: 0, ..wld }, true), Check::Disagrees);
@@ -224,10 +312,10 @@ mod tests {
         let pos: Position = format!("-O{} O", "X".repeat(62)).parse().unwrap();
         assert!(pos.must_pass());
         let mut searcher = Searcher::with_hash(1).unwrap();
-        let solution = solve(&mut searcher, &pos, false, 4);
+        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &pos, false, 4);
         assert_eq!((solution.best, solution.score), (Some(Move::Pass), -64));
         let over: Position = format!("{} O", "X".repeat(64)).parse().unwrap();
-        let solution = solve(&mut searcher, &over, false, 4);
+        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &over, false, 4);
         assert_eq!(solution, Solution { best: None, score: -64, nodes: 0 });
     }
 }

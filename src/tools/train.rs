@@ -265,17 +265,17 @@ fn subtract_prior(rows: &mut Rows, prior: &[f64]) {
 }
 
 /// Root mean square of the residuals of `params` on `rows`, in discs.
-fn rms(rows: &Rows, params: &[f64]) -> f64 {
+fn mean_abs_error(rows: &Rows, params: &[f64]) -> f64 {
     let sum: f64 = rows
         .params
         .iter()
         .zip(&rows.scores)
         .map(|(row, &y)| {
             let prediction: f64 = row.iter().map(|&j| params[j as usize]).sum();
-            (prediction - y).powi(2)
+            (prediction - y).abs()
         })
         .sum();
-    (sum / rows.params.len().max(1) as f64).sqrt() / 100.0
+    sum / rows.params.len().max(1) as f64 / 100.0
 }
 
 /// The held-out errors of `weights`, of `previous` and of the hand-made evaluation, per stage and
@@ -329,7 +329,12 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
     let started = Instant::now();
     let (fitted, held_out) = read_samples(&request.data, request.holdout_percent)?;
     if fitted.is_empty() {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "no sample to fit"));
+        let names: Vec<String> = request.data.iter().map(|p| p.display().to_string()).collect();
+        let why = if held_out.is_empty() { "no record in them" } else { "every record held out: lower --holdout" };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: no sample to fit ({why})", names.join(", ")),
+        ));
     }
     let canonical = canonical_indices();
     let mut rows = build_rows(&fitted, &canonical, request.threads);
@@ -348,23 +353,21 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         STAGE_LEN,
         started.elapsed().as_secs_f64()
     )?;
-    let bar =
-        super::progress_bar(request.progress, u64::from(request.iterations), "{bar:30} {pos}/{len} iterations {msg}");
+    let bar = super::progress_bar(request.progress, u64::from(request.iterations), "iterations");
     let fit_started = Instant::now();
     let mut params = fit(&rows, request.l2, request.smooth, request.iterations, request.threads, |iteration, w| {
         if iteration % 10 == 0 || iteration == request.iterations {
-            bar.set_message(format!("held-out rms {:.2} discs", rms(&held_rows, w)));
+            bar.set_message(format!("held-out error {:.2} discs", mean_abs_error(&held_rows, w)));
         }
         bar.inc(1);
     });
     bar.finish_and_clear();
     writeln!(
         out,
-        "fit: {} iterations, {:.1} s; root mean square error {:.2} discs fitted, {:.2} held out",
+        "fit: {} iterations, {:.1} s; mean absolute error {:.2} discs on the fitted samples (held out: below)",
         request.iterations,
         fit_started.elapsed().as_secs_f64(),
-        rms(&rows, &params),
-        rms(&held_rows, &params)
+        mean_abs_error(&rows, &params),
     )?;
     if let Some(prior) = &prior {
         for (p, &w) in params.iter_mut().zip(prior) {
@@ -431,9 +434,9 @@ mod tests {
             })
             .collect();
         let rows = build_rows(&samples, &canonical, 2);
-        let before = rms(&rows, &vec![0.0; STAGES * STAGE_LEN]);
+        let before = mean_abs_error(&rows, &vec![0.0; STAGES * STAGE_LEN]);
         let params = fit(&rows, 0.01, 0.0, 60, 2, |_, _| {});
-        let after = rms(&rows, &params);
+        let after = mean_abs_error(&rows, &params);
         assert!(after < before / 10.0, "{before} -> {after}");
         // Expanded tables give every symmetric configuration the same weight.
         let values = expand(&params, &canonical);
@@ -476,9 +479,9 @@ mod tests {
             .collect();
         let mut rows = build_rows(&samples, &canonical, 2);
         let prior_params: Vec<f64> = prior.values().iter().map(|&v| f64::from(v)).collect();
-        assert!(rms(&rows, &vec![0.0; prior_params.len()]) > 0.1);
+        assert!(mean_abs_error(&rows, &vec![0.0; prior_params.len()]) > 0.1);
         subtract_prior(&mut rows, &prior_params);
-        assert_eq!(rms(&rows, &vec![0.0; prior_params.len()]), 0.0);
+        assert_eq!(mean_abs_error(&rows, &vec![0.0; prior_params.len()]), 0.0);
         let change = fit(&rows, 1e6, 50.0, 10, 2, |_, _| {});
         let params: Vec<f64> = change.iter().zip(&prior_params).map(|(d, w)| d + w).collect();
         assert_eq!(expand(&params, &canonical), prior_values);

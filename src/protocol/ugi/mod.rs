@@ -427,6 +427,10 @@ impl Ugi {
         }
         let evaluator = ctx.settings.evaluator();
         let kind = evaluator.kind();
+        ctx.line(&format!(
+            "info string eval: raw is {}; cp is the term's share of the score, in centi-discs for the side to move",
+            evaluator.raw_meaning(pos)
+        ));
         for part in evaluator.parts(pos) {
             ctx.line(&format!("eval {} raw {} cp {}", part.name, part.raw, part.score));
         }

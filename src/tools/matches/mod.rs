@@ -73,6 +73,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Stop each pairing's match once this test decides (head-to-head and gauntlet).
     pub sprt: Option<Sprt>,
+    /// Write the report as JSON lines rather than text.
+    pub json: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -233,8 +235,17 @@ pub struct EngineTime {
     pub games: u32,
     /// Games it lost on time.
     pub time_losses: u32,
+    /// Games this run played (not read back from the results file).
+    pub timed_games: u32,
     /// How it used its time in the games this run played.
     pub timing: Timing,
+}
+
+impl EngineTime {
+    /// The time it took a game, on average over the games this run played.
+    pub fn per_game(&self) -> Option<Duration> {
+        (self.timed_games > 0).then(|| self.timing.total / self.timed_games)
+    }
 }
 
 /// The book-keeping of a running match.
@@ -255,8 +266,10 @@ impl Standings {
 
     /// Counts how both engines of a game played by this run used their time.
     fn add_timing(&mut self, game: &Scheduled, timing: &[Timing; 2]) {
-        self.engines[game.black].timing.merge(&timing[side(Color::Black)]);
-        self.engines[game.white].timing.merge(&timing[side(Color::White)]);
+        for (engine, color) in [(game.black, Color::Black), (game.white, Color::White)] {
+            self.engines[engine].timing.merge(&timing[side(color)]);
+            self.engines[engine].timed_games += 1;
+        }
     }
 
     /// Counts a game; `round` identifies its opening pair.
@@ -532,7 +545,7 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<Pairin
         .collect();
     drop(result_tx);
 
-    let bar = crate::tools::progress_bar(config.progress, total, "{bar:30} {pos}/{len} games {msg}");
+    let bar = crate::tools::progress_bar(config.progress, total, "games");
     bar.set_position(done.len() as u64);
     for (game, record) in result_rx {
         if let Some(file) = &mut file {
@@ -606,6 +619,7 @@ mod tests {
             output: None,
             resume: false,
             sprt: None,
+            json: false,
             progress: false,
         }
     }

@@ -128,6 +128,8 @@ pub struct Timing {
     pub longest: Duration,
     /// The largest latency allowance a move was given.
     pub max_latency: Duration,
+    /// The time of all those moves together.
+    pub total: Duration,
 }
 
 impl Timing {
@@ -138,6 +140,7 @@ impl Timing {
         self.max_over = self.max_over.max(other.max_over);
         self.longest = self.longest.max(other.longest);
         self.max_latency = self.max_latency.max(other.max_latency);
+        self.total += other.total;
     }
 }
 
@@ -259,6 +262,7 @@ pub fn play_game(
             t.max_over = t.max_over.max(spent - limit);
         }
         t.longest = t.longest.max(spent);
+        t.total += spent;
         t.max_latency = t.max_latency.max(answer.latency);
         let time = clocks.of_mut(color);
         time.left = time.left.saturating_sub(spent) + increment(time.tc);

@@ -1,11 +1,15 @@
 //! The match report: per pairing the games, the score, the mean disc difference, the Elo with its
 //! interval, the forfeits with their reasons and the SPRT; then per engine its time losses and how
-//! close its moves came to their time. Counts read as English: `1 win`, `2 wins`.
+//! close its moves came to their time. Counts read as English: `1 win`, `2 wins`. With `--json`,
+//! the same as one JSON object a line: each pairing, then each engine.
 
 use super::engine::secs;
 use super::spec::TimeControl;
 use super::stats::SprtState;
-use super::{EngineTime, MatchConfig, Standings};
+use super::{EngineTime, MatchConfig, PairingResult, Standings};
+use crate::tools::solve::json_line;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// `1 game`, `2 games`: a count with its noun.
@@ -24,6 +28,9 @@ fn pairing_tc(config: &MatchConfig, a: usize, b: usize) -> String {
 }
 
 pub(super) fn report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> io::Result<()> {
+    if config.json {
+        return json_report(config, standings, out);
+    }
     for (&(a, b), result) in standings.pairings.iter().zip(&standings.results) {
         let t = &result.tally;
         let (na, nb) = (&config.engines[a].name, &config.engines[b].name);
@@ -111,7 +118,11 @@ fn engine_time(engine: &EngineTime, tc: TimeControl) -> String {
     let t = &engine.timing;
     let mut line = format!("{losses} in {}", count(engine.games, "game", "games"));
     if t.moves > 0 {
-        line.push_str(&format!("; {}, longest {}", count(t.moves, "move", "moves"), secs(t.longest)));
+        line.push_str(&format!("; {}", count(t.moves, "move", "moves")));
+        if let Some(per_game) = engine.per_game() {
+            line.push_str(&format!(", {} a game", secs(per_game)));
+        }
+        line.push_str(&format!(", longest {}", secs(t.longest)));
         if !matches!(tc, TimeControl::Depth(_)) {
             if t.over == 0 {
                 line.push_str(", none over its time");
@@ -126,6 +137,128 @@ fn engine_time(engine: &EngineTime, tc: TimeControl) -> String {
         line.push_str(&format!("; latency allowance up to {}", secs(t.max_latency)));
     }
     line
+}
+
+/// A pairing's JSON line.
+#[derive(Serialize)]
+struct PairingJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    engines: [&'a str; 2],
+    tc: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    mean_discs: Option<f64>,
+    disc_games: u32,
+    pairs: u32,
+    elo: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
+    forfeits: BTreeMap<&'a str, &'a BTreeMap<String, u32>>,
+    reasons: BTreeMap<&'a str, &'a BTreeMap<String, u32>>,
+    sprt: Option<SprtJson>,
+}
+
+/// The SPRT of a pairing.
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    verdict: &'static str,
+}
+
+/// An engine's JSON line.
+#[derive(Serialize)]
+struct EngineJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+    games: u32,
+    time_losses: u32,
+    moves: u32,
+    time_per_game: Option<f64>,
+    longest: f64,
+    over: u32,
+    max_over: f64,
+    max_latency: f64,
+}
+
+/// A finite number, or `None` (JSON has no infinities).
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x + 0.0)
+}
+
+fn pairing_json<'a>(config: &'a MatchConfig, (a, b): (usize, usize), result: &'a PairingResult) -> PairingJson<'a> {
+    let t = &result.tally;
+    let names = [config.engines[a].name.as_str(), config.engines[b].name.as_str()];
+    let elo = t.elo();
+    let sprt = config.sprt.as_ref().map(|sprt| {
+        let (lower, upper) = sprt.bounds();
+        SprtJson {
+            elo0: sprt.elo0,
+            elo1: sprt.elo1,
+            alpha: sprt.alpha,
+            beta: sprt.beta,
+            llr: t.llr(sprt.elo0, sprt.elo1),
+            lower,
+            upper,
+            verdict: match sprt.state(t) {
+                SprtState::AcceptH1 => "H1",
+                SprtState::AcceptH0 => "H0",
+                SprtState::Continue => "undecided",
+            },
+        }
+    });
+    PairingJson {
+        kind: "pairing",
+        engines: names,
+        tc: pairing_tc(config, a, b),
+        games: t.games(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score(),
+        mean_discs: t.mean_discs(),
+        disc_games: t.disc_games,
+        pairs: t.pairs.iter().sum(),
+        elo: elo.as_ref().and_then(|e| finite(e.elo)),
+        elo_low: elo.as_ref().filter(|e| !e.flat).and_then(|e| finite(e.low)),
+        elo_high: elo.as_ref().filter(|e| !e.flat).and_then(|e| finite(e.high)),
+        forfeits: names.into_iter().zip(&result.forfeits).filter(|(_, f)| !f.is_empty()).collect(),
+        reasons: names.into_iter().zip(&result.reasons).filter(|(_, r)| !r.is_empty()).collect(),
+        sprt,
+    }
+}
+
+fn json_report(config: &MatchConfig, standings: &Standings, out: &mut impl Write) -> io::Result<()> {
+    for (&pairing, result) in standings.pairings.iter().zip(&standings.results) {
+        json_line(out, &pairing_json(config, pairing, result))?;
+    }
+    for (spec, engine) in config.engines.iter().zip(&standings.engines) {
+        let t = &engine.timing;
+        let line = EngineJson {
+            kind: "engine",
+            name: &spec.name,
+            games: engine.games,
+            time_losses: engine.time_losses,
+            moves: t.moves,
+            time_per_game: engine.per_game().map(|d| d.as_secs_f64()),
+            longest: t.longest.as_secs_f64(),
+            over: t.over,
+            max_over: t.max_over.as_secs_f64(),
+            max_latency: t.max_latency.as_secs_f64(),
+        };
+        json_line(out, &line)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -146,7 +279,13 @@ mod tests {
         st.add(&game(0, 0, 1, 0), 0, &Ending::Finished(10));
         st.add(&game(1, 1, 0, 0), 0, &Ending::Finished(0));
         st.add(&game(2, 0, 1, 1), 1, &Ending::Forfeit { loser: Color::Black, reason: Forfeit::Crash("exited".into()) });
-        let timing = Timing { moves: 1, over: 1, max_over: Duration::from_millis(3), ..Timing::default() };
+        let timing = Timing {
+            moves: 1,
+            over: 1,
+            max_over: Duration::from_millis(3),
+            total: Duration::from_millis(250),
+            ..Timing::default()
+        };
         st.add_timing(&game(0, 0, 1, 0), &[timing, Timing::default()]);
         let mut out = Vec::new();
         report(&config, &st, &mut out).unwrap();
@@ -157,7 +296,7 @@ mod tests {
             "(2 games played to the end)",
             "from 1 game pair)",
             "  forfeits by e0: crash 1\n    crashed: exited (1 game)\n",
-            "  e0: 0 time losses in 3 games; 1 move, longest 0.000 s; latency",
+            "  e0: 0 time losses in 3 games; 1 move, 0.250 s a game, longest 0.000 s; latency",
             "  e1: 0 time losses in 3 games\n",
         ] {
             assert!(text.contains(expected), "{expected:?} in:\n{text}");
@@ -168,5 +307,37 @@ mod tests {
         report(&config, &st, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("e0 vs e1: 1 game,") && text.contains("e1: 1 time loss in 1 game\n"), "{text}");
+    }
+
+    #[test]
+    fn the_json_report_is_one_object_a_line() {
+        let mut config = config(2, Mode::Gauntlet, 4);
+        config.json = true;
+        let mut st = Standings::new(vec![(0, 1)], 2);
+        let game = |number, black, white, opening| Scheduled { number, pairing: 0, black, white, opening };
+        st.add(&game(0, 0, 1, 0), 0, &Ending::Finished(10));
+        st.add(&game(1, 1, 0, 0), 0, &Ending::Finished(-4));
+        st.add(&game(2, 0, 1, 1), 1, &Ending::Forfeit { loser: Color::Black, reason: Forfeit::Crash("exited".into()) });
+        let timing = Timing { moves: 30, total: Duration::from_millis(1500), ..Timing::default() };
+        st.add_timing(&game(0, 0, 1, 0), &[timing, timing]);
+        let mut out = Vec::new();
+        report(&config, &st, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        let pairing = &lines[0];
+        assert_eq!(pairing["type"], "pairing");
+        assert_eq!(pairing["engines"], serde_json::json!(["e0", "e1"]));
+        assert_eq!(
+            (pairing["wins"].as_u64(), pairing["draws"].as_u64(), pairing["losses"].as_u64()),
+            (Some(2), Some(0), Some(1))
+        );
+        assert_eq!(pairing["score"].as_f64(), Some(2.0 / 3.0));
+        assert_eq!(pairing["mean_discs"].as_f64(), Some(7.0));
+        assert_eq!(pairing["forfeits"]["e0"]["crash"], 1);
+        assert_eq!(lines[1]["type"], "engine");
+        assert_eq!(lines[1]["name"], "e0");
+        assert_eq!(lines[1]["time_per_game"].as_f64(), Some(1.5));
+        assert_eq!(lines[2]["name"], "e1");
     }
 }

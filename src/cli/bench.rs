@@ -1,0 +1,35 @@
+//! `magpie bench`'s options.
+
+use super::shared::selectivity_parser;
+use super::{CliError, EngineArgs, Request};
+use crate::eval::{EvalKind, Evaluator};
+use crate::tools::bench;
+use std::path::PathBuf;
+
+/// Search 16 fixed positions to a fixed depth: the node count is the search's signature.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// The evaluation: pattern, heuristic, discs, iagno, sannidhanam or corner-edge [default: pattern].
+    #[arg(long, value_name = "NAME")]
+    eval: Option<EvalKind>,
+    /// The pattern evaluation's weight file [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
+    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
+    selectivity: Option<u8>,
+}
+
+impl BenchArgs {
+    pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
+        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        Ok(Request::Bench {
+            depth: self.depth,
+            eval: Evaluator::with_weights(engine.eval(self.eval), weights),
+            selectivity: engine.selectivity(self.selectivity),
+        })
+    }
+}

@@ -1,0 +1,85 @@
+//! `magpie bestmove`'s options.
+
+use super::shared::{SearchArgs, level_parser, parse_size, selectivity_parser, start_position};
+use super::{CliError, EngineArgs, Request};
+use crate::board::{BoardSize, Game};
+use crate::engine::settings::Settings;
+use crate::eval::EvalKind;
+use crate::formats::parse_moves;
+use crate::search::Limits;
+use crate::tools::bestmove::BestMoveRequest;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Print the best move and its score for one position, then exit.
+#[derive(clap::Args, Debug)]
+pub struct BestMoveArgs {
+    /// The position: the squares (16, 36 or 64 of X, O, -) then X or O [default: the start].
+    #[arg(long, alias = "position", allow_hyphen_values = true)]
+    fen: Option<String>,
+    /// Moves to play from the position first, e.g. f5d6c3 or "f5 d6 c3".
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Board size of the start position when no --fen is given: 4, 6 or 8.
+    #[arg(long, value_parser = parse_size)]
+    size: Option<BoardSize>,
+    /// Time to think, in milliseconds (1000 when no other limit is given).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Deepest search, in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Node budget.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Once the search reaches the end of the game, solve for win, draw or loss only.
+    #[arg(long)]
+    wld: bool,
+    /// The evaluation: pattern, heuristic, discs, iagno, sannidhanam or corner-edge [default: pattern].
+    #[arg(long, value_name = "NAME")]
+    eval: Option<EvalKind>,
+    /// The pattern evaluation's weight file [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Difficulty level, 0 (random mover) to 10 (full strength) [default: 10].
+    #[arg(long, value_name = "0-10", value_parser = level_parser())]
+    level: Option<u8>,
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
+    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
+    selectivity: Option<u8>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object (see docs/tools.md) instead of the line.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BestMoveArgs {
+    pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
+        let start = start_position(self.fen.as_deref(), self.size, "--fen")?;
+        let moves = parse_moves(&self.moves).map_err(|e| CliError(format!("--moves: {e}")))?;
+        let mut game = Game::new(start);
+        game.play_all(&moves).map_err(|(i, e)| CliError(format!("--moves: move {} ({}): {e}", i + 1, moves[i])))?;
+        let movetime = self.movetime.or(engine.movetime);
+        let no_limit = movetime.is_none() && self.depth.is_none() && self.nodes.is_none();
+        let limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: Some(Duration::from_millis(movetime.unwrap_or(1000))).filter(|_| movetime.is_some() || no_limit),
+            clock: None,
+            infinite: false,
+            wld: self.wld,
+        };
+        let (hash_mib, threads) = self.search.resolve(engine);
+        let settings = Settings {
+            eval: engine.eval(self.eval),
+            level: engine.level(self.level),
+            hash_mib,
+            threads,
+            weights: engine.weights(self.weights.as_deref(), "--weights")?,
+            selectivity: engine.selectivity(self.selectivity),
+            ..Settings::default()
+        };
+        Ok(Request::BestMove(BestMoveRequest { position: *game.position(), limits, settings, json: self.json }))
+    }
+}

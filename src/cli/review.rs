@@ -1,0 +1,65 @@
+//! `magpie review`'s options.
+
+use super::shared::{SearchArgs, selectivity_parser};
+use super::{CliError, EngineArgs, Request};
+use crate::eval::{EvalKind, Evaluator};
+use crate::formats::ggf::parse_ggf_games;
+use crate::tools::review::{self, ReviewRequest};
+use std::path::PathBuf;
+
+/// What each player's endgame moves lost to perfect play in GGF games (a match's, say).
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// GGF files, one game a line (as `magpie match --out` writes them).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Judge the moves from this many empty squares down (1 to 30), each position solved exactly.
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_FROM as i64))]
+    from: u32,
+    /// Where the ladder of selective solves before each exact one starts, 0 (none) to 5; the
+    /// answers are exact at any level [default: 5].
+    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
+    selectivity: Option<u8>,
+    /// The weight file whose evaluation orders the solver's moves [default: the weights built
+    /// into the binary].
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object a line (each player, then the totals; see docs/tools.md) instead of
+    /// the table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+impl ReviewArgs {
+    pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
+        let mut games = Vec::new();
+        for file in &self.files {
+            let name = file.display();
+            let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("{name}: {e}")))?;
+            let before = games.len();
+            for (i, game) in parse_ggf_games(&text).into_iter().enumerate() {
+                games.push(game.map_err(|e| CliError(format!("{name}: game {}: {e}", i + 1)))?);
+            }
+            if games.len() == before {
+                return Err(CliError(format!("{name}: no game to review (a GGF file has one game a line)")));
+            }
+        }
+        let (hash_mib, threads) = self.search.resolve(engine);
+        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        Ok(Request::Review(ReviewRequest {
+            games,
+            from: self.from,
+            eval: Evaluator::with_weights(EvalKind::Pattern, weights),
+            threads,
+            hash_mib,
+            selectivity: engine.selectivity(self.selectivity),
+            json: self.json,
+            progress: !self.no_progress,
+        }))
+    }
+}

@@ -1,0 +1,205 @@
+//! What several subcommands share: the engine's options, which a subcommand may also be given
+//! before its name (`magpie --selectivity 0 solve …`), the search's resources, and the checks of
+//! positions, sizes and output paths.
+
+use super::CliError;
+use crate::board::{BoardSize, Position};
+use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB};
+use crate::eval::EvalKind;
+use crate::eval::weights::Weights;
+use crate::formats::parse_position;
+use crate::protocol::Protocol;
+use crate::search::{DEFAULT_SELECTIVITY, MAX_SELECTIVITY};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The engine's options (with no subcommand). Each is optional so that one given before a
+/// subcommand's name can be told from its default: the subcommand takes it as its own, or refuses
+/// it if it has no such option.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct EngineArgs {
+    /// The protocol to speak: ugi, nboard or gtp [default: recognised from the first line].
+    #[arg(long)]
+    pub protocol: Option<Protocol>,
+    /// The evaluation: pattern, heuristic, discs, iagno, sannidhanam or corner-edge [default: pattern].
+    #[arg(long, value_name = "NAME")]
+    pub eval: Option<EvalKind>,
+    /// The pattern evaluation's weight file [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
+    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
+    pub selectivity: Option<u8>,
+    /// Difficulty level, 0 (random mover) to 10 (full strength) [default: 10].
+    #[arg(long, value_name = "0-10", value_parser = level_parser())]
+    pub level: Option<u8>,
+    /// Milliseconds kept in hand on every timed search [default: 10].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=5000))]
+    pub move_overhead: Option<u64>,
+    /// Thinking time in milliseconds when a client sets no limit (UGI `go`, GTP `genmove` without
+    /// time settings) [default: 1000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub movetime: Option<u64>,
+    /// Transposition table size in MiB, 1 to 65536 [default: 64].
+    #[arg(long, value_name = "MIB", value_parser = hash_parser())]
+    pub hash: Option<u64>,
+    /// Search threads, 1 to 256 [default: 1].
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<u64>,
+}
+
+impl EngineArgs {
+    /// The options given, by clap id (the field's name).
+    pub fn given(&self) -> Vec<&'static str> {
+        let EngineArgs { protocol, eval, weights, selectivity, level, move_overhead, movetime, hash, threads } = self;
+        [
+            ("protocol", protocol.is_some()),
+            ("eval", eval.is_some()),
+            ("weights", weights.is_some()),
+            ("selectivity", selectivity.is_some()),
+            ("level", level.is_some()),
+            ("move_overhead", move_overhead.is_some()),
+            ("movetime", movetime.is_some()),
+            ("hash", hash.is_some()),
+            ("threads", threads.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(id, given)| given.then_some(id))
+        .collect()
+    }
+
+    /// The evaluation: `own`, else the one given before the subcommand, else the default.
+    pub fn eval(&self, own: Option<EvalKind>) -> EvalKind {
+        own.or(self.eval).unwrap_or_default()
+    }
+
+    /// The difficulty level, as [`EngineArgs::eval`].
+    pub fn level(&self, own: Option<u8>) -> u8 {
+        own.or(self.level).unwrap_or(MAX_LEVEL)
+    }
+
+    /// Multi-ProbCut's selectivity, as [`EngineArgs::eval`].
+    pub fn selectivity(&self, own: Option<u8>) -> u8 {
+        own.or(self.selectivity).unwrap_or(DEFAULT_SELECTIVITY)
+    }
+
+    /// The weights of the file `own` names, else of the one given before the subcommand, else the
+    /// embedded ones. A file that cannot be read is refused, naming `flag` and the file.
+    pub fn weights(&self, own: Option<&Path>, flag: &str) -> Result<Arc<Weights>, CliError> {
+        match own.or(self.weights.as_deref()) {
+            Some(path) => Ok(Arc::new(Weights::read(path).map_err(|e| CliError(format!("{flag} {e}")))?)),
+            None => Ok(Weights::embedded()),
+        }
+    }
+
+    /// The threads: `own`, else those given before the subcommand, else `default`.
+    pub fn threads(&self, own: Option<u64>, default: usize) -> usize {
+        own.or(self.threads).map_or(default, |n| n as usize)
+    }
+
+    /// The table size in MiB: `own`, else the one given before the subcommand, else `default`.
+    pub fn hash_mib(&self, own: Option<u64>, default: usize) -> usize {
+        own.or(self.hash).map_or(default, |n| n as usize)
+    }
+}
+
+/// The search's resources, for the subcommands that search one position at a time.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct SearchArgs {
+    /// Transposition table size in MiB, 1 to 65536 [default: 64].
+    #[arg(long, value_name = "MIB", value_parser = hash_parser())]
+    pub hash: Option<u64>,
+    /// Search threads, 1 to 256 [default: 1].
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<u64>,
+}
+
+impl SearchArgs {
+    /// The table size in MiB and the threads, these or those given before the subcommand.
+    pub fn resolve(&self, engine: &EngineArgs) -> (usize, usize) {
+        (engine.hash_mib(self.hash, DEFAULT_HASH_MIB), engine.threads(self.threads, 1))
+    }
+}
+
+/// `--selectivity`'s values.
+pub fn selectivity_parser() -> clap::builder::RangedI64ValueParser<u8> {
+    clap::value_parser!(u8).range(0..=i64::from(MAX_SELECTIVITY))
+}
+
+/// `--level`'s values.
+pub fn level_parser() -> clap::builder::RangedI64ValueParser<u8> {
+    clap::value_parser!(u8).range(0..=i64::from(MAX_LEVEL))
+}
+
+/// `--hash`'s values, in MiB.
+pub fn hash_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(MIN_HASH_MIB as u64..=MAX_HASH_MIB as u64)
+}
+
+/// `--threads`' values.
+pub fn threads_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_THREADS as u64)
+}
+
+/// A board size: 4, 6 or 8.
+pub fn parse_size(text: &str) -> Result<BoardSize, String> {
+    text.parse::<usize>().ok().and_then(BoardSize::from_side).ok_or_else(|| "expected 4, 6 or 8".to_string())
+}
+
+/// The position given by `flag` (checked against `--size` when both are given), or the start
+/// position of the size.
+pub fn start_position(text: Option<&str>, size: Option<BoardSize>, flag: &str) -> Result<Position, CliError> {
+    let Some(text) = text else { return Ok(Position::start(size.unwrap_or_default())) };
+    let pos = parse_position(text).map_err(|e| CliError(format!("{flag}: {e}")))?;
+    if let Some(size) = size.filter(|s| *s != pos.size()) {
+        return Err(CliError(format!("{flag} is a {} board but --size says {size}", pos.size())));
+    }
+    Ok(pos)
+}
+
+/// `path`, checked as a file to write: its folder must exist and it must not be a folder itself,
+/// so that a long run does not fail at its end for want of a place to write.
+pub fn output_file(flag: &str, path: PathBuf) -> Result<PathBuf, CliError> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(CliError(format!("{flag} {shown}: is a folder, not a file")));
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(CliError(format!("{flag} {shown}: no folder {}", folder.display())));
+    }
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_files_need_an_existing_folder() {
+        assert!(output_file("--out", PathBuf::from("w.bin")).is_ok());
+        let dir = std::env::temp_dir();
+        assert!(output_file("--out", dir.join("magpie-test-w.bin")).is_ok());
+        let err = output_file("--out", dir.join("magpie-no-such-folder/w.bin")).unwrap_err().0;
+        assert!(
+            err.starts_with("--out ") && err.contains("no folder") && err.contains("magpie-no-such-folder"),
+            "{err}"
+        );
+        let err = output_file("--out", dir.clone()).unwrap_err().0;
+        assert!(err.contains("is a folder"), "{err}");
+    }
+
+    #[test]
+    fn options_given_before_a_subcommand_are_listed_and_taken_last() {
+        let engine = EngineArgs { selectivity: Some(2), hash: Some(8), ..EngineArgs::default() };
+        assert_eq!(engine.given(), ["selectivity", "hash"]);
+        assert_eq!(engine.selectivity(None), 2);
+        assert_eq!(engine.selectivity(Some(4)), 4, "the subcommand's own comes first");
+        assert_eq!(EngineArgs::default().selectivity(None), DEFAULT_SELECTIVITY);
+        assert_eq!(engine.hash_mib(None, 16), 8);
+        assert_eq!(EngineArgs::default().hash_mib(None, 16), 16);
+    }
+}
