@@ -1,9 +1,9 @@
-//! The examples of the README and of protocol.md, run against the built binary, so that the
-//! documentation cannot drift from what Magpie does.
+//! The examples of the README, of protocol.md and of docs/, run against the built binary, so that
+//! the documentation cannot drift from what Magpie does.
 //!
-//! - README: in ```text blocks, a line `$ <command>` is run (through `sh`, with `magpie` and
-//!   `target/release/magpie` meaning the built binary) and the lines after it, up to the next
-//!   command or the end of the block, are its expected output.
+//! - Every document: in ```text blocks, a line `$ <command>` is run (through `sh`, with `magpie`
+//!   and `target/release/magpie` meaning the built binary, from the repository's top folder) and
+//!   the lines after it, up to the next command or the end of the block, are its expected output.
 //! - protocol.md: in ``` blocks, `> <line>` is sent to one engine session (its protocol is that of
 //!   the section the block is in, or its command line is given by a first line `$ magpie <args>`)
 //!   and `< <line>` is an expected answer, in order; in a block of
@@ -11,7 +11,8 @@
 //!
 //! In expected output, a line `…` stands for any number of lines, and what varies from run to run
 //! is compared loosely: speeds (`nps`, `leaves/s`), times (`time`, the seconds of `===` and
-//! `nodestats`), and in `magpie solve`'s table a time in seconds (`0.011s`) and the speed after it.
+//! `nodestats`), in `magpie solve`'s table a time in seconds (`0.011s`) and the speed after it,
+//! and in JSON lines the values of `time`, `nps` and `time_per_game`.
 
 mod common;
 
@@ -55,8 +56,29 @@ fn is_seconds(word: &str) -> bool {
     word.strip_suffix('s').is_some_and(|n| n.contains('.') && n.parse::<f64>().is_ok())
 }
 
+/// A JSON line with the values of its timing fields replaced by a placeholder.
+fn loose_json(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = ["\"time\":", "\"nps\":", "\"time_per_game\":"]
+        .iter()
+        .filter_map(|key| rest.find(key).map(|i| i + key.len()))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        out.push('#');
+        let end = rest[at..].find([',', '}']).map_or(rest.len(), |i| at + i);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Replaces what varies between runs by a placeholder.
 fn loose(line: &str) -> String {
+    if line.starts_with('{') {
+        return loose_json(line);
+    }
     if line.split_whitespace().any(is_seconds) {
         // A row of `magpie solve`'s table: its time and speed vary, and so do their columns' widths.
         let mut out: Vec<&str> = Vec::new();
@@ -122,20 +144,46 @@ fn check(what: &str, expected: &[String], actual: &[String]) {
     assert!(skipping || a == actual.len(), "{what}: more output than documented: {:#?}", &actual[a..]);
 }
 
-/// Runs a README command line through `sh`, `magpie` being the built binary.
+/// Runs a documented command line through `sh` in the repository's top folder, `magpie` being
+/// the built binary (as the first word, and after a `|`).
 fn run_shell(command: &str) -> Vec<String> {
     let bin = env!("CARGO_BIN_EXE_magpie");
     let command = command.replace("target/release/magpie", bin);
     let command = command.replacen("magpie ", &format!("{bin} "), usize::from(command.starts_with("magpie ")));
-    let out = Command::new("sh").arg("-c").arg(&command).output().expect("sh runs");
+    let command = command.replace("| magpie ", &format!("| {bin} "));
+    let command = match command.strip_suffix("| magpie") {
+        Some(head) => format!("{head}| {bin}"),
+        None => command,
+    };
+    let out =
+        Command::new("sh").arg("-c").arg(&command).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("sh runs");
     assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
 }
 
-#[test]
-fn readme_examples_are_what_magpie_prints() {
+/// The documents whose `$` examples are run: the README, protocol.md and every file of docs/.
+fn documents() -> Vec<String> {
+    let mut names = vec!["README.md".to_string(), "protocol.md".to_string()];
+    let folder = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<String> = std::fs::read_dir(&folder)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".md"))
+                .map(|name| format!("docs/{name}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    docs.sort();
+    names.extend(docs);
+    names
+}
+
+/// Runs the `$` examples of `document`; returns how many ran.
+fn run_examples(document: &str) -> usize {
     let mut run = 0;
-    for block in blocks(&read("README.md")).into_iter().filter(|b| b.info == "text") {
+    for block in blocks(&read(document)).into_iter().filter(|b| b.info == "text") {
         let mut commands: Vec<(String, Vec<String>)> = Vec::new();
         for line in block.lines {
             match line.strip_prefix("$ ") {
@@ -148,11 +196,43 @@ fn readme_examples_are_what_magpie_prints() {
             }
         }
         for (command, expected) in commands {
-            check(&command, &expected, &run_shell(&command));
+            check(&format!("{document}: {command}"), &expected, &run_shell(&command));
             run += 1;
         }
     }
-    assert!(run >= 4, "{run} README examples");
+    run
+}
+
+#[test]
+fn documented_examples_are_what_magpie_prints() {
+    let mut run = 0;
+    for document in documents() {
+        run += run_examples(&document);
+    }
+    assert!(run >= 10, "{run} examples");
+    assert!(run_examples("README.md") >= 3, "the README shows what Magpie prints");
+}
+
+/// The README quotes today's `bench` node count: its example runs `magpie bench`, whose last line
+/// holds the count, so a change to the search that moves it must update the README.
+#[test]
+fn the_readme_quotes_todays_bench() {
+    let readme = read("README.md");
+    let bench: Vec<String> = run_shell("magpie bench");
+    let total = bench.last().expect("a total line");
+    let nodes = total.split("nodes ").nth(1).and_then(|rest| rest.split(',').next()).expect("a node count");
+    assert!(readme.contains("$ magpie bench"), "the README shows a bench run");
+    assert!(readme.contains(&format!("nodes {nodes},")), "the README's bench figure is not today's {nodes}");
+}
+
+/// The documents agree with the code on how the search runs in parallel: the search module's
+/// first lines say so, as docs/search.md does.
+#[test]
+fn the_search_docs_name_its_parallel_search() {
+    let module = read("src/search/mod.rs");
+    let summary: String = module.lines().take_while(|l| l.starts_with("//!") && l.len() > 3).collect();
+    assert!(summary.contains("young-brothers-wait") && !summary.contains("lazy SMP"), "{summary}");
+    assert!(read("docs/search.md").contains("young brothers wait"));
 }
 
 /// The protocol a section of protocol.md is about, as `--protocol` names it.

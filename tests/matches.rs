@@ -490,9 +490,9 @@ fn shell_words(line: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_match_examples_run() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let section = readme.split("## Matches: `magpie match`").nth(1).expect("the README's Matches section");
+fn the_documented_match_examples_run() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matches.md")).unwrap();
+    let section = doc.split("## Examples").nth(1).expect("the Examples of docs/matches.md");
     let section = section.split("\n## ").next().unwrap_or_default();
     let commands: Vec<Vec<String>> = section
         .split("```sh\n")
@@ -505,7 +505,7 @@ fn the_readme_match_examples_run() {
     let dir = TempDir::new("match-readme");
     let mut ran = 0;
     for words in &commands {
-        // Examples with other programs were run against them (see the README).
+        // Examples with other programs were run against them (see docs/matches.md).
         if words.iter().any(|w| w.starts_with("dir=") || w.starts_with("cmd=")) {
             continue;
         }
