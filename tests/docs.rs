@@ -337,3 +337,47 @@ fn protocol_error_examples_are_what_magpie_answers() {
     }
     assert!(checked >= 10, "{checked} error examples");
 }
+
+/// A heading's anchor as GitHub makes it: lower case, punctuation dropped, blanks made hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Every link from one document to another (or to a heading) leads somewhere: the file exists and,
+/// when the link names a heading, the file has it.
+#[test]
+fn links_between_documents_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for document in documents() {
+        let text = read(&document);
+        let folder = std::path::Path::new(&document).parent().unwrap_or(std::path::Path::new("")).to_path_buf();
+        for link in text.split("](").skip(1).filter_map(|rest| rest.split(')').next()) {
+            if link.starts_with("http") || link.contains(' ') {
+                continue;
+            }
+            let (file, heading) = link.split_once('#').unwrap_or((link, ""));
+            let target = if file.is_empty() { document.clone() } else { folder.join(file).display().to_string() };
+            assert!(root.join(&target).exists(), "{document}: link to {link}: no {target}");
+            if !heading.is_empty() {
+                let anchors: Vec<String> = read(&target)
+                    .lines()
+                    .filter_map(|l| l.strip_prefix('#'))
+                    .map(|l| anchor(l.trim_start_matches('#')))
+                    .collect();
+                assert!(
+                    anchors.iter().any(|a| a == heading),
+                    "{document}: link to {link}: no such heading in {target}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} links");
+}
