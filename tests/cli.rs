@@ -373,6 +373,19 @@ fn engine_options_before_a_subcommand() {
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     let out = magpie(&["--selectivity", "0", "--hash", "4", "bestmove", "--fen", ffo1, "--depth", "14"]);
     assert_eq!(stdout(&out), "g8 +18.00 exact\n", "{}", stderr(&out));
+    let out = magpie(&[
+        "--movetime",
+        "20",
+        "match",
+        "--engine",
+        "name=a",
+        "--engine",
+        "name=b",
+        "--games",
+        "2",
+        "--no-progress",
+    ]);
+    assert!(stdout(&out).starts_with("a vs b: 2 games, 20 ms per move\n"), "{}{}", stdout(&out), stderr(&out));
     refused(&["--level", "3", "solve", "tests/data/fforum-1-19.obf"], &["--level", "solve"]);
     refused(&["--protocol", "gtp", "perft", "3"], &["--protocol", "perft"]);
     refused(&["--selectivity", "2", "perft", "3"], &["--selectivity", "perft"]);

@@ -121,7 +121,11 @@ fn parse_sprt(text: &str) -> Result<Sprt, CliError> {
 }
 
 impl MatchArgs {
-    pub(super) fn request(self, _engine: &EngineArgs) -> Result<Request, CliError> {
+    pub(super) fn request(mut self, engine: &EngineArgs) -> Result<Request, CliError> {
+        // `magpie --movetime 50 match …`: the engine's thinking time is the match's time per move.
+        if self.depth.is_none() && self.tc.is_none() {
+            self.movetime = self.movetime.or(engine.movetime);
+        }
         match_config(self).map(|config| Request::Match(Box::new(config)))
     }
 }
