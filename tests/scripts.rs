@@ -67,6 +67,18 @@ fn sorted_records(path: &Path) -> Vec<Vec<u8>> {
     records
 }
 
+/// The sorted records of the step `args` run once, unsharded, into `whole.bin` in `dir`.
+fn unsharded(dir: &TempDir, args: &[&str]) -> Vec<Vec<u8>> {
+    let whole = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .args(["--out", "whole.bin", "--no-progress"])
+        .current_dir(dir.path())
+        .output()
+        .expect("magpie runs");
+    check("the unsharded run", &whole);
+    sorted_records(&dir.join("whole.bin"))
+}
+
 /// `scripts/train-small.sh` runs every step of the pipeline (here at a tiny scale) and its weights
 /// are used for a move.
 #[test]
@@ -131,16 +143,9 @@ fn shards_through_gnu_parallel_merge_to_one_run() {
         .output()
         .expect("the script runs");
     check("shards.sh", &out);
-    let whole = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .args(args)
-        .args(["--out", "whole.bin", "--no-progress"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    check("datagen", &whole);
     let merged = sorted_records(&dir.join("merged.bin"));
     assert!(!merged.is_empty());
-    assert_eq!(merged, sorted_records(&dir.join("whole.bin")));
+    assert_eq!(merged, unsharded(&dir, &args));
     assert_eq!(dir.entries(), ["merged.bin", "whole.bin"], "the shards' files are removed once merged");
 }
 
@@ -173,12 +178,5 @@ fn the_slurm_array_script_shards_and_merges() {
         .output()
         .unwrap();
     check("merge", &merge);
-    let whole = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .args(args)
-        .args(["--out", "whole.bin", "--no-progress"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    check("datagen", &whole);
-    assert_eq!(sorted_records(&dir.join("merged.bin")), sorted_records(&dir.join("whole.bin")));
+    assert_eq!(sorted_records(&dir.join("merged.bin")), unsharded(&dir, &args));
 }

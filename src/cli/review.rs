@@ -1,8 +1,7 @@
 //! `magpie review`'s options.
 
-use super::shared::{SearchArgs, selectivity_parser};
+use super::shared::{Solver, SolverArgs};
 use super::{CliError, EngineArgs, Request};
-use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::parse_ggf_games;
 use crate::tools::review::{self, ReviewRequest};
 use std::path::PathBuf;
@@ -16,16 +15,8 @@ pub struct ReviewArgs {
     /// Judge the moves from this many empty squares down (1 to 30), each position solved exactly.
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_FROM as i64))]
     from: u32,
-    /// Where the ladder of selective solves before each exact one starts, 0 (none) to 5; the
-    /// answers are exact at any level [default: 5].
-    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
-    selectivity: Option<u8>,
-    /// The weight file whose evaluation orders the solver's moves [default: the weights built
-    /// into the binary].
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
     #[command(flatten)]
-    search: SearchArgs,
+    solver: SolverArgs,
     /// Print one JSON object a line (each player, then the totals; see docs/tools.md) instead of
     /// the table.
     #[arg(long)]
@@ -49,15 +40,14 @@ impl ReviewArgs {
                 return Err(CliError(format!("{name}: no game to review (a GGF file has one game a line)")));
             }
         }
-        let (hash_mib, threads) = self.search.resolve(engine);
-        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        let Solver { eval, selectivity, hash_mib, threads } = self.solver.resolve(engine)?;
         Ok(Request::Review(ReviewRequest {
             games,
             from: self.from,
-            eval: Evaluator::with_weights(EvalKind::Pattern, weights),
+            eval,
             threads,
             hash_mib,
-            selectivity: engine.selectivity(self.selectivity),
+            selectivity,
             json: self.json,
             progress: !self.no_progress,
         }))

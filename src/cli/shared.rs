@@ -5,8 +5,8 @@
 use super::CliError;
 use crate::board::{BoardSize, Position};
 use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB};
-use crate::eval::EvalKind;
 use crate::eval::weights::Weights;
+use crate::eval::{EvalKind, Evaluator};
 use crate::formats::parse_position;
 use crate::protocol::Protocol;
 use crate::search::{DEFAULT_SELECTIVITY, MAX_SELECTIVITY};
@@ -118,6 +118,47 @@ impl SearchArgs {
     /// The table size in MiB and the threads, these or those given before the subcommand.
     pub fn resolve(&self, engine: &EngineArgs) -> (usize, usize) {
         (engine.hash_mib(self.hash, DEFAULT_HASH_MIB), engine.threads(self.threads, 1))
+    }
+}
+
+/// The options of the subcommands that solve positions exactly (`solve`, `review`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolverArgs {
+    /// Where the ladder of selective solves before each exact one starts, 0 (none) to 5; the
+    /// answers are exact at any level [default: 5].
+    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
+    pub selectivity: Option<u8>,
+    /// The weight file whose evaluation orders the solver's moves and whose fits drive the
+    /// selective solves [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// What [`SolverArgs`] come to.
+pub struct Solver {
+    /// The evaluation that orders the moves.
+    pub eval: Evaluator,
+    /// Where the selective solves start.
+    pub selectivity: u8,
+    /// The table size in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+}
+
+impl SolverArgs {
+    /// These options, else those given before the subcommand, else the defaults.
+    pub fn resolve(&self, engine: &EngineArgs) -> Result<Solver, CliError> {
+        let (hash_mib, threads) = self.search.resolve(engine);
+        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        Ok(Solver {
+            eval: Evaluator::with_weights(EvalKind::Pattern, weights),
+            selectivity: engine.selectivity(self.selectivity),
+            hash_mib,
+            threads,
+        })
     }
 }
 

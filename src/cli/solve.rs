@@ -1,8 +1,7 @@
 //! `magpie solve`'s options.
 
-use super::shared::{SearchArgs, selectivity_parser};
+use super::shared::{Solver, SolverArgs};
 use super::{CliError, EngineArgs, Request};
-use crate::eval::{EvalKind, Evaluator};
 use crate::formats::parse_obf_file;
 use crate::tools::solve::SolveRequest;
 use std::path::PathBuf;
@@ -16,16 +15,8 @@ pub struct SolveArgs {
     /// Solve for win, draw or loss only.
     #[arg(long)]
     wld: bool,
-    /// Where the ladder of selective solves before each exact one starts, 0 (none) to 5; the
-    /// answers are exact at any level [default: 5].
-    #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
-    selectivity: Option<u8>,
-    /// The weight file whose evaluation orders the moves and whose fits drive the selective solves
-    /// [default: the weights built into the binary].
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
     #[command(flatten)]
-    search: SearchArgs,
+    solver: SolverArgs,
     /// Print one JSON object a line (each position, then the totals; see docs/tools.md) instead
     /// of the table.
     #[arg(long)]
@@ -43,15 +34,14 @@ impl SolveArgs {
         if positions.is_empty() {
             return Err(CliError(format!("{name}: no position to solve (an OBF file has one position a line)")));
         }
-        let (hash_mib, threads) = self.search.resolve(engine);
-        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        let Solver { eval, selectivity, hash_mib, threads } = self.solver.resolve(engine)?;
         Ok(Request::Solve(SolveRequest {
             positions,
-            eval: Evaluator::with_weights(EvalKind::Pattern, weights),
+            eval,
             threads,
             hash_mib,
             wld: self.wld,
-            selectivity: engine.selectivity(self.selectivity),
+            selectivity,
             json: self.json,
             progress: !self.no_progress,
         }))
