@@ -390,3 +390,37 @@ fn engine_options_before_a_subcommand() {
     refused(&["--protocol", "gtp", "perft", "3"], &["--protocol", "perft"]);
     refused(&["--selectivity", "2", "perft", "3"], &["--selectivity", "perft"]);
 }
+
+/// `--json` output is one JSON object a line, with the documented fields.
+#[test]
+fn json_output_parses() {
+    let json_lines = |args: &[&str]| -> Vec<serde_json::Value> {
+        let out = magpie(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
+    };
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let answer = json_lines(&["bestmove", "--fen", ffo1, "--json"]);
+    assert_eq!(answer.len(), 1);
+    let answer = &answer[0];
+    assert_eq!((answer["move"].as_str(), answer["score"].as_f64()), (Some("g8"), Some(18.0)));
+    assert_eq!((answer["exact"].as_bool(), answer["result"].as_str()), (Some(true), Some("win")));
+    assert_eq!(answer["pv"][0], "g8");
+    assert_eq!(answer["position"], ffo1);
+
+    let solved = json_lines(&["solve", "tests/data/fforum-1-19.obf", "--json", "--no-progress"]);
+    assert_eq!(solved.len(), 20);
+    assert!(solved[..19].iter().all(|p| p["type"] == "position" && p["check"] == "ok"), "{solved:?}");
+    assert_eq!((solved[0]["move"].as_str(), solved[0]["expected_score"].as_i64()), (Some("g8"), Some(18)));
+    let total = &solved[19];
+    assert_eq!((total["type"].as_str(), total["agree"].as_u64()), (Some("total"), Some(19)));
+
+    let reviewed = json_lines(&["review", "tests/data/ntest-TestGames.ggf", "--from", "12", "--json", "--no-progress"]);
+    let total = reviewed.last().unwrap();
+    assert_eq!((total["type"].as_str(), total["games"].as_u64()), (Some("total"), Some(12)));
+    let saio = reviewed.iter().find(|p| p["name"] == "Saio1200").unwrap();
+    assert_eq!(
+        (saio["type"].as_str(), saio["games"].as_u64(), saio["moves"].as_u64()),
+        (Some("player"), Some(12), Some(74))
+    );
+}
