@@ -276,6 +276,17 @@ fn an_interrupted_match_resumes_without_losing_or_repeating_games() {
     assert_eq!(games.len(), 12);
     let numbers: BTreeSet<usize> = games.iter().filter_map(|g| g.extra_tag("MI")?.parse().ok()).collect();
     assert_eq!(numbers, (0..12).collect::<BTreeSet<_>>(), "every game once");
+    // The time section counts the games read back too: every timed move of `a` in the file.
+    let moves_of_a: usize = games
+        .iter()
+        .map(|g| {
+            let color = if g.player(Color::Black) == Some("a") { Color::Black } else { Color::White };
+            g.moves().iter().filter(|m| m.color == color && m.time.is_some()).count()
+        })
+        .sum();
+    let line =
+        report.lines().find(|l| l.trim_start().starts_with("a: ") && l.contains(" time loss")).expect("a's time line");
+    assert!(line.contains(&format!("in 12 games; {moves_of_a} moves, ")), "{moves_of_a} moves: {line}\n{report}");
 }
 
 #[test]

@@ -235,14 +235,17 @@ pub struct EngineTime {
     pub games: u32,
     /// Games it lost on time.
     pub time_losses: u32,
-    /// Games this run played (not read back from the results file).
+    /// Games whose times are counted in `timing`: those this run played and those read back from
+    /// the results file.
     pub timed_games: u32,
-    /// How it used its time in the games this run played.
+    /// How it used its time: its moves, their time and the longest over every game, the games read
+    /// back from the results file included (their times as the file holds them); the moves over
+    /// their time and the latency allowance over the games this run played.
     pub timing: Timing,
 }
 
 impl EngineTime {
-    /// The time it took a game, on average over the games this run played.
+    /// The time it took a game, on average over the games its times were counted for.
     pub fn per_game(&self) -> Option<Duration> {
         (self.timed_games > 0).then(|| self.timing.total / self.timed_games)
     }
@@ -377,7 +380,28 @@ fn utc_now() -> String {
 
 /// Reads the games already in the results file: their numbers and endings. Lines that do not
 /// parse (a game cut off by an interruption) are skipped and counted.
-fn read_results(config: &MatchConfig, schedule: &[Scheduled]) -> io::Result<(BTreeMap<usize, Ending>, usize)> {
+/// A game of the results file: how it ended, and the time its moves took (Black's, White's).
+struct Recorded {
+    ending: Ending,
+    timing: [Timing; 2],
+}
+
+/// The time each side's moves of `game` took, as its GGF records them (to the millisecond); what
+/// the file does not hold (moves over their time, latency) stays at zero.
+fn recorded_timing(game: &GgfGame) -> [Timing; 2] {
+    let mut timing = [Timing::default(), Timing::default()];
+    for played in game.moves() {
+        let Some(seconds) = played.time else { continue };
+        let spent = Duration::from_secs_f64(seconds);
+        let t = &mut timing[side(played.color)];
+        t.moves += 1;
+        t.total += spent;
+        t.longest = t.longest.max(spent);
+    }
+    timing
+}
+
+fn read_results(config: &MatchConfig, schedule: &[Scheduled]) -> io::Result<(BTreeMap<usize, Recorded>, usize)> {
     let Some(path) = &config.output else { return Ok((BTreeMap::new(), 0)) };
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -409,7 +433,7 @@ fn read_results(config: &MatchConfig, schedule: &[Scheduled]) -> io::Result<(BTr
                 names.1.unwrap_or("?")
             )));
         }
-        done.insert(number, ending);
+        done.insert(number, Recorded { ending, timing: recorded_timing(&game) });
     }
     Ok((done, broken))
 }
@@ -496,13 +520,15 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<Pairin
         (BTreeMap::new(), 0)
     };
     let rounds_per = 2 * pairs.len();
-    for (&number, ending) in &done {
+    for (&number, recorded) in &done {
         let game = schedule[number];
-        standings.add(&game, number / rounds_per, ending);
+        standings.add(&game, number / rounds_per, &recorded.ending);
+        standings.add_timing(&game, &recorded.timing);
     }
     check_engines(&config)?;
     warn_about_time(&config);
-    if config.resume {
+    // With --json, stdout holds only the report's JSON lines.
+    if config.resume && !config.json {
         writeln!(
             out,
             "resuming: {} already played{}",
