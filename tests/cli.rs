@@ -283,6 +283,7 @@ fn each_subcommand_shows_only_its_options() {
         ("solve", &["--wld", "--selectivity", "--weights", "--hash", "--threads", "--json", "--no-progress"]),
         ("review", &["--from", "--selectivity", "--weights", "--hash", "--threads", "--json", "--no-progress"]),
         ("fit-eval", &["--wthor"]),
+        ("openings", &["--wthor", "--out", "--plies", "--min-games", "--count", "--skip", "--seed"]),
         (
             "wthor-samples",
             &[
@@ -423,4 +424,54 @@ fn json_output_parses() {
         (saio["type"].as_str(), saio["games"].as_u64(), saio["moves"].as_u64()),
         (Some("player"), Some(12), Some(74))
     );
+}
+
+/// `magpie openings` writes distinct lines from WTHOR games; another `--skip` gives other ones,
+/// and `magpie match` plays them.
+#[test]
+fn openings_from_tournament_games() {
+    use magpie::formats::wthor::{WthorGame, WthorHeader, write_wtb};
+    let dir = common::TempDir::new("cli-openings");
+    let mut rng = magpie::rng::Rng::new(3);
+    let games: Vec<WthorGame> = (0..40)
+        .map(|_| {
+            let (mut pos, mut moves) = (magpie::board::Position::initial(), Vec::new());
+            while moves.len() < 12 {
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                moves.push(legal[rng.below(legal.len())]);
+                pos = pos.play(*moves.last().unwrap());
+            }
+            WthorGame { tournament: 0, black: 0, white: 0, black_discs: 32, theoretical_black_discs: 32, moves }
+        })
+        .collect();
+    let wthor = dir.join("WTH_2000.wtb");
+    std::fs::write(&wthor, write_wtb(&WthorHeader { games: 0, year: 2000, depth: 24 }, &games)).unwrap();
+    let [wthor, first, second] = [wthor, dir.join("a.txt"), dir.join("b.txt")].map(|p| p.display().to_string());
+    for (out, skip) in [(&first, "0"), (&second, "10")] {
+        let args = ["openings", "--wthor", &wthor, "--plies", "6", "--count", "10", "--skip", skip, "--out", out];
+        let run = magpie(&args);
+        assert!(run.status.success(), "{}", stderr(&run));
+        assert!(stdout(&run).contains("wrote 10 (from "), "{}", stdout(&run));
+    }
+    let read =
+        |path: &str| -> Vec<String> { std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect() };
+    let (a, b) = (read(&first), read(&second));
+    assert_eq!((a.len(), b.len()), (10, 10));
+    assert!(a.iter().all(|l| l.len() == 12 && !b.contains(l)), "{a:?} {b:?}");
+    let played = magpie(&[
+        "match",
+        "--engine",
+        "name=x",
+        "--engine",
+        "name=y",
+        "--openings",
+        &first,
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--no-progress",
+    ]);
+    assert!(stdout(&played).starts_with("x vs y: 2 games"), "{}", stderr(&played));
+    refused(&["openings", "--wthor", &wthor, "--plies", "6", "--skip", "1000", "--out", &first], &["no opening"]);
 }

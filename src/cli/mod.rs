@@ -16,6 +16,7 @@ mod bestmove;
 mod datagen;
 mod fit_eval;
 mod matches;
+mod openings;
 mod perft;
 mod probcut;
 mod review;
@@ -35,6 +36,7 @@ use crate::tools;
 use crate::tools::bestmove::BestMoveRequest;
 use crate::tools::datagen::DatagenRequest;
 use crate::tools::matches::{MatchConfig, MatchError};
+use crate::tools::openings::OpeningsRequest;
 use crate::tools::perft::PerftRequest;
 use crate::tools::probcut::ProbCutRequest;
 use crate::tools::review::ReviewRequest;
@@ -73,6 +75,7 @@ enum Command {
     Solve(solve::SolveArgs),
     Review(review::ReviewArgs),
     Match(matches::MatchArgs),
+    Openings(openings::OpeningsArgs),
     FitEval(fit_eval::FitEvalArgs),
     WthorSamples(wthor_samples::WthorSamplesArgs),
     Train(train::TrainArgs),
@@ -108,6 +111,8 @@ pub enum Request {
     BestMove(BestMoveRequest),
     /// Play a match.
     Match(Box<MatchConfig>),
+    /// Write openings from tournament games.
+    Openings(Box<OpeningsRequest>),
     /// Fit the evaluation's weights to these games (read from `--wthor`).
     FitEval(Vec<WthorGame>),
     /// Write training samples from WTHOR games.
@@ -144,6 +149,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Solve(_) => "solve",
         Command::Review(_) => "review",
         Command::Match(_) => "match",
+        Command::Openings(_) => "openings",
         Command::FitEval(_) => "fit-eval",
         Command::WthorSamples(_) => "wthor-samples",
         Command::Train(_) => "train",
@@ -201,6 +207,7 @@ where
         Command::Solve(args) => args.request(&engine),
         Command::Review(args) => args.request(&engine),
         Command::Match(args) => args.request(&engine),
+        Command::Openings(args) => args.request(&engine),
         Command::FitEval(args) => args.request(&engine),
         Command::WthorSamples(args) => args.request(&engine),
         Command::Train(args) => args.request(&engine),
@@ -304,6 +311,9 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
             Err(e @ MatchError::CannotStart { .. }) => return Err(Failure::Input(e.to_string())),
             Err(MatchError::Io(e)) => return Err(Failure::Run(e.to_string())),
         },
+        Request::Openings(request) => {
+            tools::openings::run(&request, &mut stdout)?;
+        }
         Request::FitEval(games) => tools::fit_eval::run(&games, &mut stdout)?,
         Request::WthorSamples(request) => tools::wthor_samples::run(&request, &mut stdout)?,
         Request::Train(request) => {

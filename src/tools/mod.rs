@@ -5,6 +5,7 @@ pub mod bestmove;
 pub mod datagen;
 pub mod fit_eval;
 pub mod matches;
+pub mod openings;
 pub mod perft;
 pub mod probcut;
 pub mod review;
