@@ -20,7 +20,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '7,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'
 }
 
 jobs=

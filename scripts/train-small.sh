@@ -23,7 +23,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p'
 }
 
 if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
