@@ -19,8 +19,9 @@
 # NTest searches to its depth whatever the time, and near the end a move at depth 23 may take over a
 # minute: a move counts as hung only after 20 minutes (--timeout 1200).
 # The default rungs, about 1, 5, 20 and 60 s a game for each engine on the development machine
-# (NTest's time a game at each depth measured there: see docs/matches.md, "The ladder"):
-#   1.15:15:200 6:19:200 23:22:100 70:24:20
+# (NTest's time a game at each depth measured there: see docs/matches.md, "The ladder against
+# NTest"):
+#   1.05:14:200 5.8:18:200 20.5:20:100 80:23:20
 set -euo pipefail
 
 usage() {
@@ -29,7 +30,7 @@ usage() {
 
 out_dir=ladder
 concurrency=2
-rungs="1.15:15:200 6:19:200 23:22:100 70:24:20"
+rungs="1.05:14:200 5.8:18:200 20.5:20:100 80:23:20"
 magpie=
 extra=()
 while getopts ":o:j:r:m:e:h" opt; do
@@ -103,4 +104,4 @@ for rung in $rungs; do
 done
 printf '%-6s %5s %5s %-12s %7s %7s  %-12s %8s %8s %6s\n' "tc" "depth" "games" "W-D-L" "score" "Elo" "[95%]" "magpie" "ntest" "ratio"
 printf '%s\n' "${summary[@]}"
-echo "(time: seconds a game of each engine in the games this run played; ratio: Magpie's over NTest's)"
+echo "(time: seconds a game of each engine over the rung's games; ratio: Magpie's over NTest's)"

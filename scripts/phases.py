@@ -58,15 +58,17 @@ class Judge:
 
     def value(self, ggf):
         """The judge's evaluation of the game's last position, for its side to move; None when
-        that side must pass."""
+        that side must pass or has a single move (the judge answers those without a value)."""
         self.send(f"set game {ggf}")
         self.sync()
         self.send("go")
         answer = self.until("===")  # === F5/-1.14/0.01
         move, _, rest = answer[4:].partition("/")
-        if move.upper().startswith("PA"):
+        value = rest.partition("/")[0]
+        # A pass, or a lone move answered without a search (`=== F5//0.00`), has no value.
+        if move.upper().startswith("PA") or not value:
             return None
-        return float(rest.partition("/")[0])
+        return float(value)
 
     def close(self):
         self.send("quit")
