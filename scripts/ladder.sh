@@ -21,7 +21,7 @@
 # The default rungs, about 1, 5, 20 and 60 s a game for each engine on the development machine
 # (NTest's time a game at each depth measured there: see docs/matches.md, "The ladder against
 # NTest"):
-#   1.05:14:200 5.8:18:200 20.5:20:100 80:23:20
+#   1.05:14:200 5.8:18:200 24:22:100 75:24:20
 set -euo pipefail
 
 usage() {
@@ -30,7 +30,7 @@ usage() {
 
 out_dir=ladder
 concurrency=2
-rungs="1.05:14:200 5.8:18:200 20.5:20:100 80:23:20"
+rungs="1.05:14:200 5.8:18:200 24:22:100 75:24:20"
 magpie=
 extra=()
 while getopts ":o:j:r:m:e:h" opt; do
