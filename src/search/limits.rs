@@ -109,21 +109,37 @@ impl Deadlines {
 }
 
 /// The share of a sudden-death clock a move gets, by the empty squares at the root, in tenths of
-/// an early move's. Time pays most just before the exact solve comes within reach: on 480
-/// positions of 21 to 29 empties from games against NTest, 300 ms a move rather than 100 lost
-/// 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where twice the
-/// time a move for the whole game gained about 12 Elo against NTest. Moves from [`LATE_EMPTIES`] down are
-/// mostly solved already, so the plan counts little for them; the one that is not gets a large
-/// share of what is left all the same (see `clock_budget`). The smaller boards, which start
-/// with 12 or 32 empties, use the same table.
-pub fn move_weight(empties: u32) -> u32 {
-    match empties {
+/// an early move's, for a plan whose exact solve is expected `shift` empties earlier than at a
+/// second a game (see [`solve_shift`]). Time pays most just before the exact solve comes within
+/// reach: on 480 positions of 21 to 29 empties from games against NTest, 300 ms a move rather
+/// than 100 lost 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where
+/// twice the time a move for the whole game gained about 12 Elo against NTest. Moves from
+/// [`LATE_EMPTIES`] (plus the shift) down are mostly solved already, so the plan counts little for
+/// them; the one that is not gets a large share of what is left all the same (see
+/// `clock_budget`). The smaller boards, which start with 12 or 32 empties, use the same table.
+pub fn move_weight(empties: u32, shift: u32) -> u32 {
+    match empties.saturating_sub(shift) {
         0..=LATE_EMPTIES => 3,
         20..=23 => 6 * EARLY_WEIGHT,
         24..=26 => 25,
         27..=29 => 15,
         _ => EARLY_WEIGHT,
     }
+}
+
+/// The time a move at which the plan expects the solve where [`move_weight`]'s table puts it.
+const SHIFT_FROM: Duration = Duration::from_millis(250);
+
+/// How many empties earlier than [`move_weight`]'s table the exact solve is expected with
+/// `per_move` a move: none up to [`SHIFT_FROM`], then about one and a half empties for each
+/// doubling of the time, at most 8. With more time a move the solve fits in earlier, the moves
+/// after it cost nothing, and the time the table keeps for them went unused: in games against
+/// NTest, Magpie's solves came at 20-22 empties at 0.04 s a move, 22-23 at 0.25 s, 24-25 at 0.7 s
+/// and 26 at 1.5 s (its time by empties, read from the GGF), and with the table unshifted it left
+/// 13% of a 22 s clock and 16% of a 45 s one unused.
+pub fn solve_shift(per_move: Duration) -> u32 {
+    let ratio = per_move.as_secs_f64() / SHIFT_FROM.as_secs_f64();
+    if ratio <= 1.0 { 0 } else { (1.5 * ratio.log2()).round().min(8.0) as u32 }
 }
 
 /// The [`move_weight`] of a move from 30 empties up; one such share is kept in reserve.
@@ -165,9 +181,10 @@ fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, D
             (soft, hard)
         }
         None => {
-            let mine = move_weight(empties);
+            let shift = solve_shift(available / my_moves);
+            let mine = move_weight(empties, shift);
             let total: u32 =
-                (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i))).sum::<u32>() + EARLY_WEIGHT;
+                (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i), shift)).sum::<u32>() + EARLY_WEIGHT;
             let mut soft = (available / total).saturating_mul(mine).saturating_add(increment);
             if empties <= LATE_EMPTIES {
                 soft = soft.max(available / LATE_SHARE);
@@ -256,6 +273,39 @@ mod tests {
         assert_eq!(soft, left / 3);
         assert_eq!(hard, left / 2);
         assert!(soft > at(40), "{soft:?} {:?}", at(40));
+    }
+
+    /// One side's time a game by empties when every move takes its soft budget.
+    fn spent_by_empties(game: Duration) -> (Vec<(u32, Duration)>, Duration) {
+        let mut left = game;
+        let mut used = Vec::new();
+        for empties in (1..=60).rev().step_by(2) {
+            let clock = Clock { time: left, increment: Duration::ZERO, moves_to_go: None };
+            let (soft, _) = clock_budget(&clock, empties, Duration::ZERO);
+            used.push((empties, soft));
+            left -= soft;
+        }
+        (used, left)
+    }
+
+    #[test]
+    fn a_longer_clock_expects_the_solve_earlier() {
+        assert_eq!(solve_shift(Duration::from_millis(40)), 0);
+        assert_eq!(solve_shift(SHIFT_FROM), 0);
+        assert_eq!(solve_shift(Duration::from_millis(700)), 2);
+        assert_eq!(solve_shift(Duration::from_millis(1500)), 4);
+        assert_eq!(solve_shift(Duration::from_secs(3600)), 8);
+        // At a second a game the plan is the table's; at a minute its heaviest moves come earlier.
+        let at = |used: &[(u32, Duration)], e: u32| used.iter().find(|(empties, _)| *empties == e).unwrap().1;
+        let (fast, _) = spent_by_empties(Duration::from_secs(1));
+        assert!(at(&fast, 22) > at(&fast, 26) && at(&fast, 26) > at(&fast, 42), "{fast:?}");
+        let (slow, _) = spent_by_empties(Duration::from_secs(60));
+        assert!(at(&slow, 26) > at(&slow, 22) && at(&slow, 26) > at(&slow, 42), "{slow:?}");
+        // Before 20 empties a minute's plan has spent more of its clock than a second's.
+        let share = |used: &[(u32, Duration)], game: Duration| {
+            used.iter().filter(|(e, _)| *e > 19).map(|(_, d)| d.as_secs_f64()).sum::<f64>() / game.as_secs_f64()
+        };
+        assert!(share(&slow, Duration::from_secs(60)) > share(&fast, Duration::from_secs(1)) + 0.05);
     }
 
     #[test]
