@@ -99,8 +99,14 @@ pub const STAGE_LEN: usize = MOBILITY + ((MOBILITY_MAX + 1) * (MOBILITY_MAX + 1)
 /// The mobility table's index in a stage's weights for `player` (to move) against `opponent`.
 #[inline]
 pub fn mobility_index(player: u64, opponent: u64) -> usize {
-    let mine = legal_moves(player, opponent).count_ones().min(MOBILITY_MAX);
-    let theirs = legal_moves(opponent, player).count_ones().min(MOBILITY_MAX);
+    mobility_index_of(legal_moves(player, opponent), legal_moves(opponent, player))
+}
+
+/// [`mobility_index`] from the legal moves of the side to move (`mine`) and of the other side.
+#[inline]
+pub fn mobility_index_of(mine: u64, theirs: u64) -> usize {
+    let mine = mine.count_ones().min(MOBILITY_MAX);
+    let theirs = theirs.count_ones().min(MOBILITY_MAX);
     MOBILITY + (mine * (MOBILITY_MAX + 1) + theirs) as usize
 }
 

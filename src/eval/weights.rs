@@ -21,8 +21,9 @@
 
 use super::pattern::{
     FEATURE_OFFSET, FEATURES, Features, LANES, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index,
-    stage,
+    mobility_index_of, stage,
 };
+use crate::board::movegen::legal_moves;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -464,9 +465,17 @@ impl Weights {
     /// [`Features::play_to_evaluate`]).
     #[inline]
     pub fn evaluate_indices(&self, indices: &[u16; LANES], player: u64, opponent: u64) -> i32 {
+        self.evaluate_indices_with_moves(indices, player, opponent, legal_moves(player, opponent))
+    }
+
+    /// [`Weights::evaluate_indices`] given the legal moves of `player` (`moves`), which the caller
+    /// has at hand.
+    #[inline]
+    pub fn evaluate_indices_with_moves(&self, indices: &[u16; LANES], player: u64, opponent: u64, moves: u64) -> i32 {
         let empties = 64 - (player | opponent).count_ones();
         let table = self.stage(stage(empties));
-        let mut sum = i32::from(table[constant_index(empties)]) + i32::from(table[mobility_index(player, opponent)]);
+        let mobility = mobility_index_of(moves, legal_moves(opponent, player));
+        let mut sum = i32::from(table[constant_index(empties)]) + i32::from(table[mobility]);
         for (&offset, &index) in FEATURE_OFFSET.iter().zip(&indices[..FEATURES]) {
             sum += i32::from(table[(offset + u32::from(index)) as usize]);
         }

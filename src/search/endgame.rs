@@ -325,11 +325,11 @@ impl Worker {
     /// The moves `moves` of `pos` at `ply` in the solver's order: the table's move `hint` first,
     /// then by mobility ([`ordered_moves`]) and, from [`EVAL_ORDER_EMPTIES`] up, by evaluation.
     fn solver_moves(&mut self, pos: &Position, ply: usize, moves: u64, hint: u8) -> MoveList {
-        let mut list = ordered_moves(pos.player(), pos.opponent(), moves, self.playable, hint);
         if self.patterns && pos.empty_count() >= EVAL_ORDER_EMPTIES {
-            self.order_by_evaluation_with(pos, ply, &mut list, W_EVAL_SOLVE);
+            self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL_SOLVE)
+        } else {
+            ordered_moves(pos.player(), pos.opponent(), moves, self.playable, hint)
         }
-        list
     }
 
     #[inline]

@@ -14,7 +14,7 @@
 //!   again those that beat alpha;
 //! - stores its bounds and best move.
 
-use super::ordering::{FIRST, MoveList, SQUARE_CLASSES, ordered_moves, square_value};
+use super::ordering::{FIRST, MoveList, SQUARE_CLASSES, move_value_and_replies, ordered_moves, parity, square_value};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
@@ -117,11 +117,11 @@ impl Worker {
         }
         let (player, opponent) = (pos.player(), pos.opponent());
         let mut list = if depth >= ORDERING_DEPTH {
-            let mut list = ordered_moves(player, opponent, moves, self.playable, hint);
             if self.patterns && self.setup.probcut.is_some() {
-                self.order_by_evaluation(pos, ply, &mut list);
+                self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL)
+            } else {
+                ordered_moves(player, opponent, moves, self.playable, hint)
             }
-            list
         } else {
             let mut list = MoveList::generate(player, opponent, moves);
             for m in list.as_mut_slice() {
@@ -258,24 +258,35 @@ impl Worker {
         }
     }
 
-    /// Adds to the ordering value of each move of `list` (but the table's) the pattern evaluation
-    /// of the position it leads to, for the side that plays it, times [`W_EVAL`].
-    fn order_by_evaluation(&mut self, pos: &Position, ply: usize, list: &mut MoveList) {
-        self.order_by_evaluation_with(pos, ply, list, W_EVAL);
-    }
-
-    /// [`Worker::order_by_evaluation`] with the evaluation weighted by `weight`.
-    pub(super) fn order_by_evaluation_with(&mut self, pos: &Position, ply: usize, list: &mut MoveList, weight: i32) {
+    /// The moves `moves` of `pos` at `ply` ordered as [`ordered_moves`] orders them, less the
+    /// pattern evaluation of the position each leads to (for the side that plays it) times
+    /// `weight`; the table's move `hint` first. The opponent's replies are generated once for
+    /// both terms.
+    pub(super) fn ordered_by_evaluation(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        moves: u64,
+        hint: u8,
+        weight: i32,
+    ) -> MoveList {
         let parent = *self.features.at(ply, pos);
         let weights = self.setup.eval.weights();
         let (player, opponent) = (pos.player(), pos.opponent());
+        let mut list = MoveList::generate(player, opponent, moves);
+        let parity = parity(!(player | opponent) & self.playable);
         for m in list.as_mut_slice() {
-            if m.value != FIRST {
+            m.value = if m.square == hint {
+                FIRST
+            } else {
+                let (value, replies) =
+                    move_value_and_replies(player, opponent, m.square, m.flips, self.playable, parity);
                 let indices = parent.play_to_evaluate(u32::from(m.square), m.flips);
                 let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
-                m.value -= weight * weights.evaluate_indices(&indices, next_player, next_opponent);
-            }
+                value - weight * weights.evaluate_indices_with_moves(&indices, next_player, next_opponent, replies)
+            };
         }
+        list
     }
 
     /// Multi-ProbCut: whether a shallow search predicts, with confidence factor `t`, that a search

@@ -211,18 +211,34 @@ fn corner_stability(discs: u64) -> u32 {
 /// the quadrant parity and the square class.
 #[inline]
 pub fn move_value(player: u64, opponent: u64, square: u8, flips: u64, playable: u64, parity: u8) -> i32 {
+    move_value_and_replies(player, opponent, square, flips, playable, parity).0
+}
+
+/// [`move_value`], with the opponent's replies after the move (all of them, before `playable`
+/// masks them), which the caller may reuse rather than generate them again.
+#[inline]
+pub fn move_value_and_replies(
+    player: u64,
+    opponent: u64,
+    square: u8,
+    flips: u64,
+    playable: u64,
+    parity: u8,
+) -> (i32, u64) {
     let bit = 1u64 << square;
     let next_player = opponent ^ flips;
     let next_opponent = player ^ flips ^ bit;
     let empty = !(next_player | next_opponent) & playable;
-    let replies = legal_moves(next_player, next_opponent) & playable;
+    let all_replies = legal_moves(next_player, next_opponent);
+    let replies = all_replies & playable;
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     let potential = (neighbours(next_opponent) & empty).count_ones() as i32;
     let parity_bonus = if QUADRANT_BIT[usize::from(square)] & parity != 0 { W_PARITY } else { 0 };
-    -mobility * W_MOBILITY - potential * W_POTENTIAL
+    let value = -mobility * W_MOBILITY - potential * W_POTENTIAL
         + corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
         + parity_bonus
-        + SQUARE_VALUE[usize::from(square)]
+        + SQUARE_VALUE[usize::from(square)];
+    (value, all_replies)
 }
 
 /// The legal moves of `player` with their ordering values, `first` (the table's move, if legal)
