@@ -1,5 +1,5 @@
-//! The rules of Othello on bitboards: squares, moves, positions, move generation, board sizes and
-//! perft.
+//! The rules of Othello on bitboards: squares, moves, positions, move generation, board sizes,
+//! perft and the board's symmetries.
 //!
 //! ```
 //! use magpie::board::{Position, Move};
@@ -18,6 +18,7 @@ pub mod position;
 pub mod size;
 pub mod square;
 pub mod stability;
+pub mod symmetry;
 
 pub use bitboard::Bitboard;
 pub use game::Game;

@@ -16,6 +16,7 @@
 //! ([`Features`]). The tests compare both with a square-by-square reading of each placement.
 
 use crate::board::movegen::legal_moves;
+use crate::board::symmetry::{symmetric_square, views};
 
 /// How many stages the weights have: positions are grouped by their number of empty squares.
 pub const STAGES: usize = 15;
@@ -147,57 +148,6 @@ pub const TERNARY: [u16; 1024] = {
     }
     table
 };
-
-/// The square that symmetry `s` (0..8) maps `square` to: bit 2 of `s` transposes (a1-h8
-/// diagonal), then bit 1 flips the rows, then bit 0 mirrors the columns.
-pub const fn symmetric_square(s: u8, square: u8) -> u8 {
-    let (mut col, mut row) = (square % 8, square / 8);
-    if s & 4 != 0 {
-        (col, row) = (row, col);
-    }
-    if s & 2 != 0 {
-        row = 7 - row;
-    }
-    if s & 1 != 0 {
-        col = 7 - col;
-    }
-    row * 8 + col
-}
-
-/// Reverses the columns (a ↔ h).
-#[inline]
-const fn mirror(mut x: u64) -> u64 {
-    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
-    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
-    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
-}
-
-/// Reverses the rows (1 ↔ 8).
-#[inline]
-const fn flip(x: u64) -> u64 {
-    x.swap_bytes()
-}
-
-/// Swaps columns and rows (b1 ↔ a2).
-#[inline]
-const fn transpose(mut x: u64) -> u64 {
-    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^ t ^ (t >> 7)
-}
-
-/// The 8 views of a bitboard: `views(b)[s]` has at square q what `b` has at
-/// `symmetric_square(s, q)`, so the canonical placement read in view s is placement s on `b`.
-#[inline]
-fn views(b: u64) -> [u64; 8] {
-    let m = mirror(b);
-    let f = flip(b);
-    let fm = flip(m);
-    [b, m, f, fm, transpose(b), transpose(m), transpose(f), transpose(fm)]
-}
 
 /// Gathers the squares of a line with one square per column (a diagonal) into the low bits, in
 /// column order, starting at column `first`.
@@ -490,19 +440,6 @@ mod tests {
             let used: HashSet<Vec<u8>> = pattern.symmetries.iter().map(|&s| image(s)).collect();
             assert_eq!(used.len(), pattern.symmetries.len(), "{}", pattern.name);
             assert_eq!(used, all, "{}", pattern.name);
-        }
-    }
-
-    #[test]
-    fn views_match_the_square_map() {
-        for seed in 0..50 {
-            let (b, _) = random_discs(seed);
-            let v = views(b);
-            for s in 0..8u8 {
-                for q in 0..64u8 {
-                    assert_eq!(v[s as usize] >> q & 1, b >> symmetric_square(s, q) & 1, "view {s} square {q}");
-                }
-            }
         }
     }
 
