@@ -8,6 +8,7 @@
 //!   boards;
 //! - [`eval`]: evaluations (Magpie's own and the classic ones);
 //! - [`search`]: iterative deepening PVS, limits and time plans, move ordering;
+//! - [`book`]: the opening book and the opening names;
 //! - [`engine`]: the reader, engine-loop and search threads;
 //! - [`protocol`]: the protocols over the engine loop;
 //! - [`tools`]: perft, bench, bestmove;
@@ -15,6 +16,7 @@
 //! - [`rng`], [`quote`]: a seeded random generator, and input quoted safely in error messages.
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;

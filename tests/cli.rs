@@ -424,6 +424,13 @@ fn json_output_parses() {
         (saio["type"].as_str(), saio["games"].as_u64(), saio["moves"].as_u64()),
         (Some("player"), Some(12), Some(74))
     );
+    // A line per game first, with its players and its opening.
+    let games: Vec<_> = reviewed.iter().filter(|g| g["type"] == "game").collect();
+    assert_eq!(games.len(), 12);
+    assert_eq!(
+        (games[0]["number"].as_u64(), games[0]["black"].as_str(), games[0]["opening"].as_str()),
+        (Some(1), Some("Saio1200"), Some("No-Kung"))
+    );
 }
 
 /// `magpie openings` writes distinct lines from WTHOR games; another `--skip` gives other ones,

@@ -37,6 +37,12 @@ fn reviews_every_player_of_every_game() {
         assert_eq!(&r[2..], ["0", "0.000", "0"], "{name}: {text}");
     }
     assert!(lines.last().unwrap().starts_with("time "), "{text}");
+    // A line per game first, with its players and its opening (the first game opens d3 c5 f6 f5
+    // e6 e3 c3 d2: the No-Kung, turned about the a1-h8 diagonal).
+    let games: Vec<&&str> = lines.iter().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 12, "{text}");
+    assert_eq!(*games[0], "game 1: Saio1200 vs Saio3000, opening: No-Kung", "{text}");
+    assert!(games.iter().all(|l| !l.ends_with("opening: (none)")), "every game opens from the start: {text}");
 }
 
 #[test]

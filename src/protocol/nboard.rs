@@ -7,9 +7,13 @@
 //!
 //! Evaluations are in discs from the mover's point of view (`===`, `search`), except `analysis`,
 //! which is Black's, as the GUI plots it; a pass is `PA`.
+//!
+//! The status line says what Magpie is doing while a request runs, and names the game's opening
+//! ([`crate::book::names`]) when `set game` or `move` changes the game.
 
 use super::{end_of_args, keyword, offending, split_command, whole_number, word};
 use crate::board::{Color, Game, Move, Position};
+use crate::book::names::opening_name;
 use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
@@ -269,6 +273,8 @@ pub struct Nboard {
     depth: u32,
     /// Value of a draw for Black, centi-discs.
     contempt: i32,
+    /// The opening the status bar shows, if the last status line named one.
+    opening_shown: Option<&'static str>,
     /// The running request.
     job: Option<Job>,
     /// Commands that arrived while a request was running, in order.
@@ -281,6 +287,7 @@ impl Default for Nboard {
             ggf: GgfGame::new(Position::initial()),
             depth: DEFAULT_DEPTH,
             contempt: 0,
+            opening_shown: None,
             job: None,
             queue: VecDeque::new(),
         }
@@ -297,8 +304,25 @@ impl Nboard {
         ctx.line(&reply.to_string());
     }
 
-    fn error(ctx: &mut Context, message: &str) {
-        Nboard::send(ctx, Reply::Status(format!("Magpie error: {}", one_line(message, MAX_ERROR_CHARS))));
+    /// `status <text>`: the status bar no longer shows the opening.
+    fn status(&mut self, ctx: &mut Context, text: String) {
+        self.opening_shown = None;
+        Nboard::send(ctx, Reply::Status(text));
+    }
+
+    fn error(&mut self, ctx: &mut Context, message: &str) {
+        self.status(ctx, format!("Magpie error: {}", one_line(message, MAX_ERROR_CHARS)));
+    }
+
+    /// After the game has changed: the status bar shows the game's opening (the name of the last
+    /// named position it passed) if that is not what it shows, and is cleared when it showed an
+    /// opening the game no longer has.
+    fn show_opening(&mut self, ctx: &mut Context) {
+        let name = opening_name(self.game().positions());
+        if name != self.opening_shown {
+            Nboard::send(ctx, Reply::Status(name.unwrap_or_default().to_string()));
+            self.opening_shown = name;
+        }
     }
 
     fn game(&self) -> Game {
@@ -334,13 +358,13 @@ impl Nboard {
             Command::SetGame(game) => {
                 self.ggf = *game;
                 ctx.new_game();
+                self.show_opening(ctx);
             }
             Command::SetContempt(contempt) => self.contempt = contempt,
-            Command::Move { mv, time } => {
-                if let Err(e) = self.ggf.push_move(mv, None, time) {
-                    Nboard::error(ctx, &format!("move: {e}"));
-                }
-            }
+            Command::Move { mv, time } => match self.ggf.push_move(mv, None, time) {
+                Ok(()) => self.show_opening(ctx),
+                Err(e) => self.error(ctx, &format!("move: {e}")),
+            },
             Command::Ping(n) => Nboard::send(ctx, Reply::Pong(n)),
             Command::Learn => Nboard::send(ctx, Reply::Learned),
             Command::Go => self.go(received, ctx),
@@ -356,13 +380,13 @@ impl Nboard {
         let limits = Limits { depth: Some(self.depth), clock: self.clock(), ..Limits::default() };
         let plan = ctx.plan(&pos, &limits, received);
         match plan {
-            MovePlan::GameOver => Nboard::error(ctx, "go: the game is over"),
+            MovePlan::GameOver => self.error(ctx, "go: the game is over"),
             MovePlan::Immediate { mv, .. } => {
                 Nboard::send(ctx, Reply::Move { mv, eval: None, time: received.elapsed().as_secs_f64() })
             }
             MovePlan::Search(mut request) => {
                 request.draw_score_for_black = self.contempt;
-                Nboard::send(ctx, Reply::Status("Magpie is thinking".to_string()));
+                self.status(ctx, "Magpie is thinking".to_string());
                 let id = ctx.start_search(request);
                 self.job = Some(Job::Go { id, interrupted: false });
             }
@@ -374,14 +398,14 @@ impl Nboard {
     fn hint(&mut self, n: usize, received: Instant, ctx: &mut Context) {
         let pos = self.position();
         if pos.is_game_over() {
-            return Nboard::error(ctx, "hint: the game is over");
+            return self.error(ctx, "hint: the game is over");
         }
         let passed = pos.must_pass();
         let searched = if passed { pos.pass() } else { pos };
         let mut request =
             self.request(&searched, &Limits { depth: Some(self.depth), ..Limits::default() }, received, ctx);
         request.multi_pv = if passed { 1 } else { n };
-        Nboard::send(ctx, Reply::Status("Magpie is thinking".to_string()));
+        self.status(ctx, "Magpie is thinking".to_string());
         let id = ctx.start_search(request);
         self.job = Some(Job::Hint { id, mover: pos.side_to_move(), passed });
     }
@@ -390,7 +414,7 @@ impl Nboard {
     fn analyze(&mut self, received: Instant, ctx: &mut Context) {
         let game = self.game();
         let remaining: Vec<(usize, Position)> = game.positions().iter().copied().enumerate().collect();
-        Nboard::send(ctx, Reply::Status("Magpie is analysing the game".to_string()));
+        self.status(ctx, "Magpie is analysing the game".to_string());
         self.next_analysis(remaining, received, ctx);
     }
 
@@ -411,7 +435,7 @@ impl Nboard {
             return;
         }
         self.job = None;
-        Nboard::send(ctx, Reply::Status(String::new()));
+        self.status(ctx, String::new());
     }
 
     fn finished(&mut self, id: u64, result: SearchResult, ctx: &mut Context) {
@@ -427,9 +451,9 @@ impl Nboard {
                     let time = result.info.time.as_secs_f64();
                     Nboard::send(ctx, Reply::Move { mv: result.best, eval, time });
                 }
-                Nboard::send(ctx, Reply::Status(String::new()));
+                self.status(ctx, String::new());
             }
-            Job::Hint { .. } => Nboard::send(ctx, Reply::Status(String::new())),
+            Job::Hint { .. } => self.status(ctx, String::new()),
             Job::Analyze { moves_made, mover, passed, remaining, .. } => {
                 let interrupted = result.stopped.is_some();
                 // The searched side's score, made the mover's (after a pass), then Black's.
@@ -439,7 +463,7 @@ impl Nboard {
                     Nboard::send(ctx, Reply::Analysis { moves_made, eval });
                     self.next_analysis(remaining, Instant::now(), ctx);
                 } else {
-                    Nboard::send(ctx, Reply::Status(String::new()));
+                    self.status(ctx, String::new());
                 }
             }
         }
@@ -531,7 +555,7 @@ impl Frontend for Nboard {
     }
 
     fn on_parse_error(&mut self, message: String, ctx: &mut Context) -> Flow {
-        Nboard::error(ctx, &message);
+        self.error(ctx, &message);
         Flow::Continue
     }
 

@@ -5,11 +5,14 @@
 //! the value of the position before it less the value of the position after it, both for the
 //! mover; it turns the result when a won game becomes drawn or lost, or a drawn one lost. Per
 //! player (the GGF's `PB` and `PW` names): the moves judged, the discs lost a game, the moves
-//! that lost discs, the results turned, and the discs lost a game at each number of empties. With
-//! `--json`, one JSON object a line instead: each player, then the totals.
+//! that lost discs, the results turned, and the discs lost a game at each number of empties. Each
+//! game is listed first with its players and its opening (the last named opening it passed, see
+//! [`crate::book::names`]). With `--json`, one JSON object a line instead: each game, each player,
+//! then the totals.
 
 use super::solve::{json_line, solve};
 use crate::board::{Color, Move};
+use crate::book::names::opening_name;
 use crate::eval::Evaluator;
 use crate::formats::ggf::GgfGame;
 use crate::search::{Searcher, TranspositionTable};
@@ -117,6 +120,28 @@ impl PlayerSummary {
     }
 }
 
+/// A game as the review lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// Black's player.
+    pub black: String,
+    /// White's player.
+    pub white: String,
+    /// The name of the last named opening the game passed.
+    pub opening: Option<&'static str>,
+}
+
+impl GameSummary {
+    /// The players and the opening of `game`.
+    pub fn of(game: &GgfGame) -> GameSummary {
+        GameSummary {
+            black: player_name(game, Color::Black),
+            white: player_name(game, Color::White),
+            opening: opening_name(game.game().positions()),
+        }
+    }
+}
+
 /// The name a game gives `color`'s player, or the colour's.
 fn player_name(game: &GgfGame, color: Color) -> String {
     match game.player(color) {
@@ -145,6 +170,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
     let bar = super::progress_bar(request.progress, request.games.len() as u64, "games");
     let started = Instant::now();
     let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
+    let games: Vec<GameSummary> = request.games.iter().map(GameSummary::of).collect();
     for game in &request.games {
         searcher.clear();
         for color in [Color::Black, Color::White] {
@@ -161,9 +187,9 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
     }
     bar.finish_and_clear();
     if request.json {
-        write_json(request, &players, started.elapsed().as_secs_f64(), out)?;
+        write_json(request, &games, &players, started.elapsed().as_secs_f64(), out)?;
     } else {
-        write_table(&players, started.elapsed().as_secs_f64(), out)?;
+        write_table(&games, &players, started.elapsed().as_secs_f64(), out)?;
     }
     Ok(players)
 }
@@ -173,8 +199,18 @@ fn per_game(lost: i64, games: usize) -> f64 {
     lost as f64 / games.max(1) as f64
 }
 
-/// The table per player, then the discs lost by empties of each player who lost any.
-fn write_table(players: &BTreeMap<String, PlayerSummary>, seconds: f64, out: &mut impl Write) -> io::Result<()> {
+/// A line per game (`game 1: Saio1200 vs Saio3000, opening: Tiger`), the table per player, then
+/// the discs lost by empties of each player who lost any.
+fn write_table(
+    games: &[GameSummary],
+    players: &BTreeMap<String, PlayerSummary>,
+    seconds: f64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for (i, game) in games.iter().enumerate() {
+        let opening = game.opening.unwrap_or("(none)");
+        writeln!(out, "game {}: {} vs {}, opening: {opening}", i + 1, game.black, game.white)?;
+    }
     writeln!(
         out,
         "{:<16} {:>6} {:>7} {:>7} {:>11} {:>7}",
@@ -206,6 +242,17 @@ fn write_table(players: &BTreeMap<String, PlayerSummary>, seconds: f64, out: &mu
     writeln!(out, "time {seconds:.1} s")
 }
 
+/// One game's JSON line.
+#[derive(Serialize)]
+struct GameJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    number: usize,
+    black: &'a str,
+    white: &'a str,
+    opening: Option<&'a str>,
+}
+
 /// One player's JSON line.
 #[derive(Serialize)]
 struct PlayerJson<'a> {
@@ -232,13 +279,19 @@ struct TotalJson {
     time: f64,
 }
 
-/// A line per player, then the totals.
+/// A line per game, a line per player, then the totals.
 fn write_json(
     request: &ReviewRequest,
+    games: &[GameSummary],
     players: &BTreeMap<String, PlayerSummary>,
     seconds: f64,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    for (i, game) in games.iter().enumerate() {
+        let line =
+            GameJson { kind: "game", number: i + 1, black: &game.black, white: &game.white, opening: game.opening };
+        json_line(out, &line)?;
+    }
     for (name, p) in players {
         let player = PlayerJson {
             kind: "player",

@@ -12,6 +12,7 @@ pub use command::{Command, GoParams, MAX_PERFT, Query, parse};
 pub use reply::{Reply, discs_text};
 
 use crate::board::{BoardSize, Color, Game, Move, Position};
+use crate::book::names::opening_name;
 use crate::engine::search_thread::Report;
 use crate::engine::settings::{MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan};
 use crate::engine::{Context, Flow, Frontend, Latency};
@@ -72,7 +73,7 @@ const HELP: [&str; 21] = [
     "     [wld]                        solve the end for win, draw or loss only",
     "  stop                            stop the search and answer bestmove now",
     "  query p1turn|gameover|result    answer response ...",
-    "  d                               show the board",
+    "  d                               show the board (and the opening's name, if the game has one)",
     "  moves                           list the legal moves",
     "  eval                            the static evaluation and its parts",
     "  perft <depth>                   count the leaves of the game tree",
@@ -395,6 +396,9 @@ impl Ugi {
         for line in ascii_board(pos).lines() {
             ctx.line(line);
         }
+        if let Some(name) = opening_name(self.game.positions()) {
+            ctx.line(&format!("opening: {name}"));
+        }
         ctx.line(&format!("fen {pos}"));
         let moves = if self.game.moves().is_empty() { "(none)".to_string() } else { spaced_moves(self.game.moves()) };
         ctx.line(&format!("moves played: {moves}"));
@@ -412,8 +416,12 @@ impl Ugi {
         ctx.line(&format!("moves {list}"));
     }
 
-    /// The evaluation and its parts; for a finished game, the final score instead.
+    /// The evaluation and its parts; for a finished game, the final score instead. The game's
+    /// opening comes first when it has passed a named one.
     fn eval(&self, ctx: &mut Context) {
+        if let Some(name) = opening_name(self.game.positions()) {
+            Ugi::send(ctx, Reply::InfoString(format!("opening: {name}")));
+        }
         let pos = self.game.position();
         let side = pos.side_to_move().symbol();
         if pos.is_game_over() {
