@@ -13,6 +13,7 @@
 
 mod bench;
 mod bestmove;
+mod book;
 mod datagen;
 mod fit_eval;
 mod matches;
@@ -81,6 +82,7 @@ enum Command {
     Train(train::TrainArgs),
     Probcut(probcut::ProbCutArgs),
     Datagen(datagen::DatagenArgs),
+    Book(book::BookArgs),
 }
 
 /// A command line that names a valid command but cannot be carried out.
@@ -123,6 +125,8 @@ pub enum Request {
     ProbCut(Box<ProbCutRequest>),
     /// Write training samples from self-play.
     Datagen(Box<DatagenRequest>),
+    /// One `magpie book` verb.
+    Book(Box<tools::book::BookRequest>),
     /// Solve a test suite.
     Solve(SolveRequest),
     /// Review the endgames of recorded games.
@@ -155,6 +159,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Train(_) => "train",
         Command::Probcut(_) => "probcut",
         Command::Datagen(_) => "datagen",
+        Command::Book(_) => "book",
     }
 }
 
@@ -213,6 +218,7 @@ where
         Command::Train(args) => args.request(&engine),
         Command::Probcut(args) => args.request(&engine),
         Command::Datagen(args) => args.request(&engine),
+        Command::Book(args) => args.request(&engine),
     }
 }
 
@@ -325,6 +331,7 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         Request::Datagen(request) => {
             tools::datagen::run(&request, &mut stdout)?;
         }
+        Request::Book(request) => tools::book::run(*request, &mut stdout)?,
     }
     Ok(())
 }

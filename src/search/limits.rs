@@ -131,7 +131,7 @@ pub fn move_weight(empties: u32, shift: u32) -> u32 {
 const SHIFT_FROM: Duration = Duration::from_millis(250);
 
 /// How many empties earlier than [`move_weight`]'s table the exact solve is expected with
-/// `per_move` a move: none up to [`SHIFT_FROM`], then about one and a half empties for each
+/// `per_move` a move: none up to 0.25 s, then about one and a half empties for each
 /// doubling of the time, at most 8. With more time a move the solve fits in earlier, the moves
 /// after it cost nothing, and the time the table keeps for them went unused: in games against
 /// NTest, Magpie's solves came at 20-22 empties at 0.04 s a move, 22-23 at 0.25 s, 24-25 at 0.7 s

@@ -71,6 +71,9 @@ pub struct SearchRequest {
     /// Multi-ProbCut's selectivity, 0 (none, the default of [`SearchRequest::new`]) to
     /// [`MAX_SELECTIVITY`]: see [`probcut_t`].
     pub selectivity: u8,
+    /// Root moves not to search (bits of their squares): the opening book asks for the best move
+    /// it does not hold yet. Ignored where it would leave no legal move.
+    pub excluded: u64,
 }
 
 /// The most selective Multi-ProbCut level.
@@ -123,6 +126,7 @@ impl SearchRequest {
             draw_score_for_black: 0,
             wld: false,
             selectivity: 0,
+            excluded: 0,
         }
     }
 }

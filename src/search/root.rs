@@ -102,7 +102,9 @@ impl Worker {
         let root = request.position;
         let (player, opponent) = (root.player(), root.opponent());
         let hint = self.tt.probe(hash_discs(player, opponent, root.size())).map_or(NO_MOVE, |e| e.best);
-        let mut ordered = ordered_moves(player, opponent, root.legal_moves().0, self.playable, hint);
+        let legal = root.legal_moves().0;
+        let moves = if legal & !request.excluded != 0 { legal & !request.excluded } else { legal };
+        let mut ordered = ordered_moves(player, opponent, moves, self.playable, hint);
         let mut root_moves: Vec<RootMove> = (0..ordered.len())
             .map(|i| {
                 let square = ordered.pick(i).square;

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bestmove;
+pub mod book;
 pub mod datagen;
 pub mod fit_eval;
 pub mod matches;
