@@ -309,6 +309,22 @@ impl Book {
     }
 }
 
+/// The book built into the binary (`src/book/default.book`; docs/book.md says how it is made).
+pub static DEFAULT_BOOK: &[u8] = include_bytes!("default.book");
+
+/// The book built into the binary, read once.
+pub fn default_book() -> std::sync::Arc<Book> {
+    static BOOK: std::sync::LazyLock<std::sync::Arc<Book>> = std::sync::LazyLock::new(|| {
+        std::sync::Arc::new(Book::from_bytes(DEFAULT_BOOK).unwrap_or_else(|e| {
+            log::error!("the built-in book is damaged ({e}); playing without it");
+            let mut book = Book::new();
+            book.negamax();
+            book
+        }))
+    });
+    BOOK.clone()
+}
+
 /// The position of a canonical key (the side to move taken as Black: the book's values are for
 /// the side to move, whatever its colour).
 pub fn canonical_position(key: BookKey) -> Position {
@@ -329,6 +345,13 @@ mod tests {
 
     fn entry(value: i16, leaf: u8, leaf_value: i16) -> Entry {
         Entry { value, leaf, leaf_value, depth: 10, games: 0 }
+    }
+
+    #[test]
+    fn the_built_in_book_reads_and_holds_the_start() {
+        let book = Book::from_bytes(DEFAULT_BOOK).unwrap();
+        assert!(book.holds(&Position::initial()));
+        assert!(!book.moves(&Position::initial()).is_empty());
     }
 
     #[test]
