@@ -213,8 +213,8 @@ impl<'a> Grower<'a> {
     }
 
     /// Adds the positions of a game up to `max_ply` discs played that at least `min_games` of the
-    /// games counted in `counts` reached (all of them when `counts` is `None`), counting the game
-    /// in each. Stops at the first position below the threshold or past `max_ply`. Returns how
+    /// games counted in `counts` reached (all of them when `counts` is `None`), and counts the
+    /// games that reached each: as many as `counts` says, or one more without it. Stops at the first position below the threshold or past `max_ply`. Returns how
     /// many positions were added.
     pub fn add_game(
         &mut self,
@@ -250,7 +250,15 @@ impl<'a> Grower<'a> {
                 }
             }
             if let Some(&entry) = self.book.get(&key) {
-                self.put(key, Entry { games: entry.games.saturating_add(1), ..entry })?;
+                // With the counts of every game added, the position's count is theirs (so a run
+                // resumed from its journal counts nothing twice); one game alone counts one.
+                let games = match counts {
+                    Some((counts, _)) => entry.games.max(counts.get(&key).copied().unwrap_or(0)),
+                    None => entry.games.saturating_add(1),
+                };
+                if games != entry.games {
+                    self.put(key, Entry { games, ..entry })?;
+                }
             }
             let Move::Play(square) = mv else { break };
             let mover = if pos.must_pass() { pos.pass() } else { pos };
