@@ -117,6 +117,10 @@ fn export_then_import_gives_the_same_book() {
     assert_eq!(std::fs::read(book).unwrap(), std::fs::read(&copy).unwrap());
     let shown = stdout(&magpie(&["book", "show", book, "--moves", "f5"]));
     assert!(shown.starts_with("f5: White to move, value "), "{shown}");
+    let verified =
+        stdout(&magpie(&["book", "verify", book, "--positions", "3", "--extra-depth", "1", "--no-progress"]));
+    assert!(verified.starts_with("verified 3 positions, each searched 1 plies deeper"), "{verified}");
+    assert!(verified.contains("mean difference ") && verified.contains("\nworst: "), "{verified}");
     let stats = stdout(&magpie(&["book", "stats", book]));
     assert!(stats.contains("positions by discs played: 0:1 1:1"), "{stats}");
 }
@@ -143,12 +147,26 @@ fn bad_books_and_arguments_are_refused_with_one_line() {
     for (args, want) in [
         (vec!["book".into(), "show".into(), s(&cut)], "cut short"),
         (vec!["book".into(), "stats".into(), s(&other)], "version 9"),
-        (vec!["book".into(), "grow".into(), s(&text), "--plies".into(), "4".into(), "--deviation".into(), "1".into()], "not a Magpie book"),
+        (
+            vec![
+                "book".into(),
+                "grow".into(),
+                s(&text),
+                "--plies".into(),
+                "4".into(),
+                "--deviation".into(),
+                "1".into(),
+            ],
+            "not a Magpie book",
+        ),
         (vec!["book".into(), "new".into(), s(&good)], "a file is there already"),
         (vec!["book".into(), "import".into(), s(&bad_text), "--out".into(), s(&dir.join("x.book"))], "line 1"),
         (vec!["book".into(), "add".into(), s(&good), s(&bad_games)], "line 2: move 2 (f5)"),
         (vec!["book".into(), "show".into(), s(&good), "--moves".into(), "f5f5".into()], "--moves: move 2"),
-        (vec!["book".into(), "grow".into(), s(&good), "--plies".into(), "4".into(), "--deviation=-1".into()], "--deviation"),
+        (
+            vec!["book".into(), "grow".into(), s(&good), "--plies".into(), "4".into(), "--deviation=-1".into()],
+            "--deviation",
+        ),
     ] {
         let args: Vec<String> = args;
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -110,6 +110,24 @@ enum BookVerb {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Check a book's values: positions drawn at random, each searched again --extra-depth plies
+    /// deeper than it was scored (so --depth is not used); the mean and worst difference from the
+    /// book's value.
+    Verify {
+        /// The book file.
+        book: PathBuf,
+        /// How many positions.
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+        positions: u64,
+        /// How many plies deeper than each position was scored.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
+        extra_depth: u32,
+        /// Seed of the draw.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        scoring: ScoringArgs,
+    },
     /// Make a book from its text form.
     Import {
         /// The text file.
@@ -273,6 +291,13 @@ impl BookArgs {
                 let out = out.map(|o| output_file("--out", o)).transpose()?;
                 BookRequest::Export { book: existing(&book)?, out }
             }
+            BookVerb::Verify { book, positions, extra_depth, seed, scoring } => BookRequest::Verify {
+                book: existing(&book)?,
+                scoring: scoring.resolve(engine)?,
+                positions: positions as usize,
+                extra_depth,
+                seed,
+            },
             BookVerb::Import { text, out } => {
                 let out = output_file("--out", out)?;
                 let content =

@@ -63,6 +63,8 @@ pub enum BookRequest {
     Export { book: Book, out: Option<PathBuf> },
     /// From the text form.
     Import { book: Book, out: PathBuf },
+    /// The book's values against deeper searches.
+    Verify { book: Book, scoring: Scoring, positions: usize, extra_depth: u32, seed: u64 },
 }
 
 /// Loads the book at `path` with what its journal holds; says so when the journal held any.
@@ -152,6 +154,9 @@ pub fn run(request: BookRequest, out: &mut dyn Write) -> io::Result<()> {
             std::fs::write(&path, book.to_text())
                 .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
             writeln!(out, "wrote {} positions to {}", book.len(), path.display())
+        }
+        BookRequest::Verify { book, scoring, positions, extra_depth, seed } => {
+            verify(&book, &scoring, positions, extra_depth, seed, out)
         }
         BookRequest::Import { mut book, out: path } => {
             book.negamax();
@@ -290,6 +295,67 @@ fn deepen(path: &Path, scoring: &Scoring, count: usize, out: &mut dyn Write) -> 
         scoring.settings.depth,
         start.elapsed().as_secs_f64()
     )
+}
+
+/// `book verify`: `count` positions drawn at random (by `seed`) among those with a leaf, each
+/// searched again `extra_depth` plies deeper than it was scored; the differences between the
+/// book's value and the search's, in discs.
+fn verify(
+    book: &Book,
+    scoring: &Scoring,
+    count: usize,
+    extra_depth: u32,
+    seed: u64,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut keys: Vec<BookKey> =
+        book.entries().filter(|(_, e)| e.leaf != NO_LEAF && e.depth < EXACT_DEPTH).map(|(k, _)| *k).collect();
+    keys.sort_unstable();
+    let mut rng = crate::rng::Rng::new(seed);
+    for i in (1..keys.len()).rev() {
+        keys.swap(i, rng.below(i + 1));
+    }
+    keys.truncate(count);
+    let mut searcher = searcher(scoring)?;
+    let bar = progress_bar(scoring.progress, keys.len() as u64, "positions");
+    let (mut sum, mut worst, mut worst_line) = (0.0f64, 0i32, String::new());
+    let start = Instant::now();
+    for key in &keys {
+        let pos = canonical_position(*key);
+        let Some(&entry) = book.get(key) else { continue };
+        let mut request = crate::search::SearchRequest::new(pos, scoring.settings.eval.clone());
+        request.max_depth = u32::from(entry.depth) + extra_depth;
+        request.selectivity = scoring.settings.selectivity;
+        let result = searcher.search(&request, &mut crate::search::NoControl, &mut |_| {});
+        let diff = (result.info.score - i32::from(entry.value)).abs();
+        sum += f64::from(diff);
+        if diff >= worst {
+            worst = diff;
+            worst_line = format!(
+                "{} (book {}, depth {} search {})",
+                crate::formats::position_text::squares_text(&pos),
+                discs(i32::from(entry.value)),
+                request.max_depth,
+                discs(result.info.score)
+            );
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let n = keys.len().max(1) as f64;
+    writeln!(
+        out,
+        "verified {} positions, each searched {extra_depth} plies deeper than it was scored ({:.1} s): \
+         mean difference {:.2} discs, worst {:.2}",
+        keys.len(),
+        start.elapsed().as_secs_f64(),
+        sum / n / 100.0,
+        f64::from(worst) / 100.0
+    )?;
+    if !worst_line.is_empty() {
+        writeln!(out, "worst: {worst_line}")?;
+    }
+    Ok(())
 }
 
 /// A value in discs with its sign.
