@@ -71,6 +71,14 @@ fn bad_arguments_exit_2_with_one_line() {
         (&["bestmove", "--threads", "0"], "'0' for '--threads"),
         (&["bestmove", "--hash", "0"], "'0' for '--hash"),
         (&["solve", "tests/data/fforum-1-19.obf", "--threads", "257"], "'257' for '--threads"),
+        (&["--book", "tests/data/no-such.book"], "tests/data/no-such.book"),
+        (&["--book", "tests/data/perft.txt"], "tests/data/perft.txt: not a Magpie book"),
+        (&["--own-book", "perhaps"], "'perhaps' for '--own-book"),
+        (&["--book-randomness", "65"], "'65' for '--book-randomness"),
+        (&["--book-seed", "2147483648"], "'2147483648' for '--book-seed"),
+        (&["bestmove", "--book", "tests/data/perft.txt"], "tests/data/perft.txt"),
+        (&["bestmove", "--book", "x.book", "--no-book"], "--no-book"),
+        (&["--own-book", "false", "bestmove"], "--own-book is an engine option"),
     ];
     for (args, token) in cases {
         let out = magpie(args);
@@ -276,6 +284,10 @@ fn each_subcommand_shows_only_its_options() {
                 "--selectivity",
                 "--hash",
                 "--threads",
+                "--book",
+                "--no-book",
+                "--book-randomness",
+                "--book-seed",
                 "--json",
             ],
         ),

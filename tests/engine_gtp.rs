@@ -422,7 +422,7 @@ fn undo_showboard_small_boards_and_reg_genmove() {
 
 #[test]
 fn end_of_input_during_a_genmove_still_answers_it_and_what_follows() {
-    let mut e = Engine::start(&["--protocol", "gtp", "--movetime", "400"]);
+    let mut e = Engine::start(&["--protocol", "gtp", "--movetime", "400", "--own-book", "false"]);
     e.send("genmove b\nname");
     let (lines, status, stderr) = e.finish();
     assert!(status.success(), "{stderr}");
@@ -433,7 +433,7 @@ fn end_of_input_during_a_genmove_still_answers_it_and_what_follows() {
 
 #[test]
 fn commands_behind_a_genmove_wait_and_quit_comes_last() {
-    let mut e = Engine::start(&["--protocol", "gtp", "--movetime", "30000"]);
+    let mut e = Engine::start(&["--protocol", "gtp", "--movetime", "30000", "--own-book", "false"]);
     let started = Instant::now();
     e.send("1 genmove b\n2 name\n3 quit\n4 name");
     let (lines, status, _) = e.finish();

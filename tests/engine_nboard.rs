@@ -53,8 +53,10 @@ fn game_ending_in_a_pass(seed: u64) -> Game {
     }
 }
 
+/// An NBoard session at `depth` whose requests search: the book is off (the tests of the book
+/// start their own engine).
 fn start_nboard(depth: u32) -> Engine {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(&["--own-book", "false"]);
     e.send("nboard 2");
     assert_eq!(e.recv(), format!("set myname Magpie{}", 12));
     e.send(&format!("set depth {depth}"));
@@ -259,6 +261,8 @@ fn learn_analyze_and_contempt() {
     e.send("ping 1");
     e.send("learn");
     pong(&mut e, 1);
+    // Without --book there is no file to learn into: the status bar says so, and learned follows.
+    assert_eq!(e.recv(), "status Magpie has no book file to learn into (start it with --book FILE)");
     assert_eq!(e.recv(), "learned");
     e.send("ping 2");
     e.send("analyze");

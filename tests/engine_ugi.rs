@@ -24,6 +24,10 @@ fn run_piped(input: &str) -> (Vec<String>, std::process::ExitStatus) {
     (String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect(), out.status)
 }
 
+/// The engine's arguments for tests of the search: no book, so that opening positions are
+/// searched rather than answered from it.
+const SEARCHING: &[&str] = &["--own-book", "false"];
+
 fn bestmove_of(line: &str) -> &str {
     line.strip_prefix("bestmove ").unwrap_or_else(|| panic!("not a bestmove line: {line}"))
 }
@@ -103,7 +107,7 @@ fn stop_ends_an_infinite_search_with_one_bestmove() {
 
 #[test]
 fn isready_is_answered_during_a_search() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("position startpos");
     e.send("go movetime 3000");
     std::thread::sleep(Duration::from_millis(100));
@@ -212,7 +216,7 @@ fn end_of_input_when_idle_exits_at_once() {
 
 #[test]
 fn end_of_input_during_a_finite_search_waits_for_its_answer() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("position startpos");
     e.send("go movetime 700");
     std::thread::sleep(Duration::from_millis(50));
@@ -500,7 +504,7 @@ proptest! {
 
 #[test]
 fn multipv_reports_that_many_lines_best_first() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("setoption name MultiPV value 3");
     e.send("position startpos moves f5");
     e.send("go depth 5");
@@ -549,7 +553,7 @@ fn stop_right_after_go_is_not_lost() {
 #[test]
 fn a_go_without_a_limit_for_the_mover_answers_and_exits() {
     for go in ["go movestogo 40", "go p2time 100", "go p2inc 100", "go wtime 100", "go", "go winc 5 movestogo 3"] {
-        let mut e = Engine::start(&["--movetime", "50"]);
+        let mut e = Engine::start(&["--movetime", "50", "--own-book", "false"]);
         e.send("position startpos");
         e.send(go);
         let lines = e.until("bestmove");
@@ -574,8 +578,9 @@ fn a_go_without_a_limit_for_the_mover_answers_and_exits() {
 /// position set just before it.
 #[test]
 fn piped_commands_behind_a_search_are_handled_in_order() {
-    let (lines, status) =
-        run_piped("position startpos\ngo depth 8\nposition startpos moves f5\ngo depth 8\nquery p1turn\n");
+    let (lines, status) = run_piped(
+        "setoption name OwnBook value false\nposition startpos\ngo depth 8\nposition startpos moves f5\ngo depth 8\nquery p1turn\n",
+    );
     assert!(status.success());
     let answers: Vec<&String> = lines.iter().filter(|l| !l.starts_with("info")).collect();
     assert_eq!(answers.len(), 3, "{lines:?}");
@@ -590,7 +595,7 @@ fn piped_commands_behind_a_search_are_handled_in_order() {
 /// behind it (each still answers, in order); the commands behind it run after.
 #[test]
 fn stop_and_isready_act_at_once_and_the_rest_waits() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("position startpos");
     e.send("go infinite");
     e.send("position startpos moves f5");
@@ -644,7 +649,7 @@ fn commands_wait_behind_an_infinite_search_until_stop_or_end_of_input() {
 /// are clamped to 1..60.
 #[test]
 fn bad_numbers_are_named_and_the_state_kept() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("position startpos moves f5");
     for (go, error) in [
         ("go movetime -5", "go: movetime: '-5' is not a number of milliseconds"),
@@ -799,12 +804,12 @@ fn total_nodes(lines: &[String]) -> u64 {
 /// 64 MiB table would show 0).
 #[test]
 fn hash_and_threads_are_set_and_bad_values_refused() {
-    let mut reference = Engine::start(&["--hash", "1"]);
+    let mut reference = Engine::start(&["--hash", "1", "--own-book", "false"]);
     reference.send("position startpos moves f5 d6 c3");
     reference.send("go depth 9");
     let expected = reference.until("bestmove");
 
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("setoption name Hash value 1");
     e.send("setoption name threads value 2");
     e.send("setoption name Threads value 1");
@@ -852,7 +857,7 @@ fn a_table_that_cannot_be_allocated_is_refused() {
 /// With two threads the engine plays legal moves, and solves an endgame exactly.
 #[test]
 fn two_threads_play_legal_moves_and_solve_exactly() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     e.send("setoption name Threads value 2");
     e.send("position startpos moves f5 d6");
     e.send("go movetime 300");
@@ -898,7 +903,7 @@ fn go_wld_solves_for_win_draw_or_loss() {
 /// thousand.)
 #[test]
 fn info_lines_show_hashfull() {
-    let mut e = Engine::start(&["--hash", "1", "--selectivity", "0"]);
+    let mut e = Engine::start(&["--hash", "1", "--selectivity", "0", "--own-book", "false"]);
     e.send("position startpos moves f5 d6");
     e.send("go depth 11");
     let lines = e.until("bestmove");
@@ -919,7 +924,7 @@ fn info_lines_show_hashfull() {
 /// while the same search repeated without it is shorter, the table remembering the first.
 #[test]
 fn a_new_game_forgets_what_the_table_learnt() {
-    let mut e = Engine::start(&[]);
+    let mut e = Engine::start(SEARCHING);
     let search = |e: &mut Engine| {
         e.send("position startpos moves f5 d6 c3 d3 c4");
         e.send("go depth 9");

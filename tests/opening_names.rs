@@ -54,7 +54,8 @@ fn the_board_and_eval_name_the_opening() {
 
 #[test]
 fn the_nboard_status_names_the_opening() {
-    let mut e = Engine::start(&[]);
+    // The book off, so that `go` searches (and shows its status).
+    let mut e = Engine::start(&["--own-book", "false"]);
     e.send("nboard 2");
     assert_eq!(e.recv(), "set myname Magpie12");
     e.send("set depth 2");

@@ -128,7 +128,7 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
     assert_eq!(loaded.values(), Weights::read(&weights).unwrap().values(), "the weights are kept as they were");
 
     // The engine plays with them, selectively.
-    let mut e = Engine::start(&["--weights", &fitted_text]);
+    let mut e = Engine::start(&["--weights", &fitted_text, "--own-book", "false"]);
     e.send("position startpos moves f5 d6 c3 d3 c4");
     e.send("go depth 7");
     let lines = e.until("bestmove");

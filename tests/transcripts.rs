@@ -27,7 +27,8 @@ fn sent_by_nboard(text: &str) -> Vec<String> {
 const MAX_DEPTH: u32 = 8;
 
 /// Replays an NBoard GUI session as the GUI paces it: after `go` it waits for the move, after
-/// `analyze` for the whole analysis; other lines follow at once (a `ping` stops what runs). Depths
+/// `analyze` for the whole analysis, after `learn` for `learned`; other lines follow at once (a
+/// `ping` stops what runs). Magpie plays with its built-in book, as a user's would. Depths
 /// are capped at [`MAX_DEPTH`]. Checks every pong in order, every move legal in the game the GUI
 /// described, every analysis value from Black's point of view, and no error. Returns every line
 /// Magpie wrote.
@@ -67,6 +68,8 @@ fn replay_nboard(name: &str) -> Vec<String> {
                 check_analysis(&game, &lines);
                 out.extend(lines);
             }
+            // The GUI waits for the answer before its next request.
+            "learn" => out.extend(e.until("learned")),
             _ => {}
         }
     }

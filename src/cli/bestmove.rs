@@ -1,6 +1,8 @@
 //! `magpie bestmove`'s options.
 
-use super::shared::{SearchArgs, level_parser, parse_size, selectivity_parser, start_position};
+use super::shared::{
+    SearchArgs, book_seed_parser, level_parser, parse_book_randomness, parse_size, selectivity_parser, start_position,
+};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{BoardSize, Game};
 use crate::engine::settings::Settings;
@@ -49,6 +51,18 @@ pub struct BestMoveArgs {
     selectivity: Option<u8>,
     #[command(flatten)]
     search: SearchArgs,
+    /// The opening book: a book file, or <none> [default: the book built into the binary].
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Search even where the book holds the position.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+    /// Play any book move within this many discs of the best (0 to 64), drawn at random [default: 0].
+    #[arg(long, value_name = "DISCS", value_parser = parse_book_randomness)]
+    book_randomness: Option<u32>,
+    /// The seed of the book's random draws, 1 to 2147483647; 0 seeds from the clock [default: 0].
+    #[arg(long, value_name = "N", value_parser = book_seed_parser())]
+    book_seed: Option<u64>,
     /// Print one JSON object (see docs/tools.md) instead of the line.
     #[arg(long)]
     json: bool,
@@ -71,6 +85,7 @@ impl BestMoveArgs {
             wld: self.wld,
         };
         let (hash_mib, threads) = self.search.resolve(engine);
+        let (book, book_file) = if self.no_book { (None, None) } else { engine.book(self.book.as_deref())? };
         let settings = Settings {
             eval: engine.eval(self.eval),
             level: engine.level(self.level),
@@ -78,6 +93,10 @@ impl BestMoveArgs {
             threads,
             weights: engine.weights(self.weights.as_deref(), "--weights")?,
             selectivity: engine.selectivity(self.selectivity),
+            book,
+            book_file,
+            book_randomness: engine.book_randomness(self.book_randomness),
+            book_seed: engine.book_seed(self.book_seed),
             ..Settings::default()
         };
         Ok(Request::BestMove(BestMoveRequest { position: *game.position(), limits, settings, json: self.json }))

@@ -225,6 +225,7 @@ where
 /// The engine's settings from its options.
 fn engine_request(engine: &EngineArgs) -> Result<Request, CliError> {
     let defaults = Settings::default();
+    let (book, book_file) = engine.book(None)?;
     Ok(Request::Engine {
         protocol: engine.protocol,
         settings: Settings {
@@ -236,6 +237,11 @@ fn engine_request(engine: &EngineArgs) -> Result<Request, CliError> {
             threads: engine.threads(None, 1),
             weights: engine.weights(None, "--weights")?,
             selectivity: engine.selectivity(None),
+            book,
+            book_file,
+            own_book: engine.own_book.unwrap_or(defaults.own_book),
+            book_randomness: engine.book_randomness(None),
+            book_seed: engine.book_seed(None),
             ..defaults
         },
     })
@@ -390,6 +396,35 @@ mod tests {
             panic!("perft request expected");
         };
         assert_eq!(req.position, Position::initial());
+    }
+
+    #[test]
+    fn engine_book_options() {
+        let Ok(Request::Engine { settings, .. }) = parse_args([
+            "magpie",
+            "--own-book",
+            "false",
+            "--book-randomness",
+            "1.5",
+            "--book-seed",
+            "42",
+            "--book",
+            "<none>",
+        ]) else {
+            panic!("an engine request");
+        };
+        assert_eq!((settings.own_book, settings.book_randomness, settings.book_seed), (false, 150, Some(42)));
+        assert_eq!((settings.book.is_none(), settings.book_file), (true, None));
+        let Ok(Request::Engine { settings, .. }) = parse_args(["magpie"]) else { panic!("an engine request") };
+        assert!(settings.own_book && settings.book.is_some() && settings.book_seed.is_none());
+        assert!(err(&["--own-book", "maybe"]).contains("maybe"));
+        assert!(err(&["--book-randomness", "65"]).contains("65"));
+        assert!(err(&["--book-seed", "2147483648"]).contains("2147483648"));
+        assert!(err(&["--book", "no-such.book"]).contains("no-such.book"));
+        assert!(err(&["--own-book", "false", "perft", "3"]).contains("--own-book is an engine option"));
+        // Learning scores as `magpie book` does by default.
+        assert_eq!(crate::engine::book::LEARN_DEPTH, book::DEFAULT_DEPTH);
+        assert_eq!(crate::engine::book::LEARN_SELECTIVITY, book::DEFAULT_SELECTIVITY);
     }
 
     #[test]

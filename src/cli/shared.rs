@@ -4,7 +4,11 @@
 
 use super::CliError;
 use crate::board::{BoardSize, Position};
-use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB};
+use crate::book::{Book, default_book};
+use crate::engine::book::read_book;
+use crate::engine::settings::{
+    DEFAULT_HASH_MIB, MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB,
+};
 use crate::eval::weights::Weights;
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::parse_position;
@@ -46,12 +50,45 @@ pub struct EngineArgs {
     /// Search threads, 1 to 256 [default: 1].
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<u64>,
+    /// The opening book: a book file (made by `magpie book`; NBoard's `learn` adds games to it), or
+    /// <none> to play without one [default: the book built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Play moves from the book while it holds the position: true or false [default: true].
+    #[arg(long, value_name = "BOOL", value_parser = clap::value_parser!(bool))]
+    pub own_book: Option<bool>,
+    /// Play any book move within this many discs of the best (0 to 64, e.g. 1.5), drawn at
+    /// random [default: 0, the best].
+    #[arg(long, value_name = "DISCS", value_parser = parse_book_randomness)]
+    pub book_randomness: Option<u32>,
+    /// The seed of the book's random draws, 1 to 2147483647, to repeat them; 0 seeds from the
+    /// clock [default: 0].
+    #[arg(long, value_name = "N", value_parser = book_seed_parser())]
+    pub book_seed: Option<u64>,
 }
+
+/// The book an engine plays from, and the file it came from (`None` for the built-in book or
+/// none).
+pub type BookChoice = (Option<Arc<Book>>, Option<PathBuf>);
 
 impl EngineArgs {
     /// The options given, by clap id (the field's name).
     pub fn given(&self) -> Vec<&'static str> {
-        let EngineArgs { protocol, eval, weights, selectivity, level, move_overhead, movetime, hash, threads } = self;
+        let EngineArgs {
+            protocol,
+            eval,
+            weights,
+            selectivity,
+            level,
+            move_overhead,
+            movetime,
+            hash,
+            threads,
+            book,
+            own_book,
+            book_randomness,
+            book_seed,
+        } = self;
         [
             ("protocol", protocol.is_some()),
             ("eval", eval.is_some()),
@@ -62,6 +99,10 @@ impl EngineArgs {
             ("movetime", movetime.is_some()),
             ("hash", hash.is_some()),
             ("threads", threads.is_some()),
+            ("book", book.is_some()),
+            ("own_book", own_book.is_some()),
+            ("book_randomness", book_randomness.is_some()),
+            ("book_seed", book_seed.is_some()),
         ]
         .into_iter()
         .filter_map(|(id, given)| given.then_some(id))
@@ -101,6 +142,44 @@ impl EngineArgs {
     pub fn hash_mib(&self, own: Option<u64>, default: usize) -> usize {
         own.or(self.hash).map_or(default, |n| n as usize)
     }
+
+    /// The book of the file `own` names, else of the one given before the subcommand, else the
+    /// built-in one; `<none>` is no book, `<default>` the built-in one. A file that cannot be read
+    /// or is not a whole book is refused, naming it.
+    pub fn book(&self, own: Option<&Path>) -> Result<BookChoice, CliError> {
+        match own.or(self.book.as_deref()) {
+            None => Ok((Some(default_book()), None)),
+            Some(path) if path.as_os_str() == "<default>" => Ok((Some(default_book()), None)),
+            Some(path) if path.as_os_str() == "<none>" => Ok((None, None)),
+            Some(path) => {
+                let book = read_book(path).map_err(|e| CliError(format!("--book: {e}")))?;
+                Ok((Some(Arc::new(book)), Some(path.to_path_buf())))
+            }
+        }
+    }
+
+    /// The book's randomness in centi-discs, as [`EngineArgs::eval`].
+    pub fn book_randomness(&self, own: Option<u32>) -> u32 {
+        own.or(self.book_randomness).unwrap_or(0)
+    }
+
+    /// The book's seed (`None`: from the clock; 0 is that too), as [`EngineArgs::eval`].
+    pub fn book_seed(&self, own: Option<u64>) -> Option<u64> {
+        own.or(self.book_seed).filter(|&seed| seed != 0)
+    }
+}
+
+/// `--book-randomness`: discs, 0 to 64 (a decimal), as centi-discs.
+pub fn parse_book_randomness(text: &str) -> Result<u32, String> {
+    match text.parse::<f64>() {
+        Ok(discs) if (0.0..=f64::from(MAX_BOOK_RANDOMNESS)).contains(&discs) => Ok((discs * 100.0).round() as u32),
+        _ => Err(format!("expected a number of discs from 0 to {MAX_BOOK_RANDOMNESS}")),
+    }
+}
+
+/// `--book-seed`'s values.
+pub fn book_seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=MAX_BOOK_SEED)
 }
 
 /// The search's resources, for the subcommands that search one position at a time.
@@ -231,6 +310,30 @@ mod tests {
         );
         let err = output_file("--out", dir.clone()).unwrap_err().0;
         assert!(err.contains("is a folder"), "{err}");
+    }
+
+    #[test]
+    fn book_options_read_discs_seeds_and_files() {
+        assert_eq!(parse_book_randomness("0"), Ok(0));
+        assert_eq!(parse_book_randomness("1.5"), Ok(150));
+        assert_eq!(parse_book_randomness("64"), Ok(6400));
+        for bad in ["-1", "65", "NaN", "inf", "two", ""] {
+            assert!(parse_book_randomness(bad).is_err(), "{bad}");
+        }
+        let engine = EngineArgs { book_seed: Some(0), book_randomness: Some(200), ..EngineArgs::default() };
+        assert_eq!(engine.book_seed(None), None, "0 seeds from the clock");
+        assert_eq!(engine.book_seed(Some(7)), Some(7));
+        assert_eq!(engine.book_randomness(None), 200);
+        let (book, file) = EngineArgs::default().book(None).unwrap();
+        assert!(book.is_some() && file.is_none(), "the built-in book");
+        let none = EngineArgs { book: Some("<none>".into()), ..EngineArgs::default() };
+        assert_eq!(none.book(None).unwrap(), (None, None));
+        assert!(none.book(Some(Path::new("<default>"))).unwrap().0.is_some());
+        let err = none.book(Some(Path::new("no-such-dir/missing.book"))).unwrap_err().0;
+        assert!(
+            err.starts_with("--book: ") && err.contains("no-such-dir/missing.book") && !err.contains('\n'),
+            "{err}"
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! Each protocol (UGI, NBoard, GTP) is a [`Frontend`] over this same loop. The engine knows a
 //! protocol only through that trait; which one runs is chosen above it ([`crate::protocol`]).
 
+pub mod book;
 pub mod io;
 pub mod latency;
 pub mod search_thread;
@@ -84,13 +85,16 @@ pub struct Context {
     pub out: Output,
     search: SearchThread,
     next_id: u64,
-    /// Evaluation, level, move overhead, table size and threads. The last two reach the search
-    /// thread only through [`Context::set_hash`] and [`Context::set_threads`].
+    /// Evaluation, level, move overhead, table size, threads and the book. The table size and
+    /// threads reach the search thread only through [`Context::set_hash`] and
+    /// [`Context::set_threads`], the book seed only through [`Context::set_book_seed`].
     pub settings: Settings,
     /// The transposition table the search thread was last given.
     table: Arc<TranspositionTable>,
     /// For the random mover.
     pub rng: Rng,
+    /// For the book's random choices (`BookRandomness`), seeded by `BookSeed` or the clock.
+    book_rng: Rng,
     /// The delays observed on this machine, which grow the time kept in hand.
     pub latency: Latency,
     /// The hard deadline of each running search.
@@ -102,6 +106,7 @@ impl Context {
         Context {
             out,
             search: SearchThread::spawn(Arc::clone(&table), settings.threads),
+            book_rng: settings.book_rng(),
             next_id: 0,
             settings,
             table,
@@ -119,7 +124,13 @@ impl Context {
     /// How to answer a request for a move in `pos` under `limits`, the clock having started at
     /// `received` ([`Settings::plan`], keeping the observed latency in hand).
     pub fn plan(&mut self, pos: &Position, limits: &Limits, received: Instant) -> MovePlan {
-        self.planning_settings().plan(pos, limits, received, &mut self.rng)
+        self.planning_settings().plan(pos, limits, received, &mut self.rng, &mut self.book_rng)
+    }
+
+    /// Seeds the book's random choices (`None`: from the clock), from the next choice on.
+    pub fn set_book_seed(&mut self, seed: Option<u64>) {
+        self.settings.book_seed = seed;
+        self.book_rng = self.settings.book_rng();
     }
 
     /// The search for `pos` under `limits` ([`Settings::search_request`], keeping the observed
@@ -150,6 +161,14 @@ impl Context {
     pub fn start_perft(&mut self, position: crate::board::Position, depth: u32) -> u64 {
         self.next_id += 1;
         self.search.send(Job::Perft { id: self.next_id, position, depth });
+        self.next_id
+    }
+
+    /// Starts learning a game into a book file (NBoard `learn`) on the search thread; returns the
+    /// id of its report. [`Context::stop_search`] ends it between two positions.
+    pub fn start_learning(&mut self, task: book::LearnTask) -> u64 {
+        self.next_id += 1;
+        self.search.send(Job::Learn { id: self.next_id, task: Box::new(task) });
         self.next_id
     }
 

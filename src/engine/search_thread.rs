@@ -6,6 +6,7 @@
 //! ignored by the next search, and one that arrives before its search has even started (a client
 //! sending `go` and `stop` back to back) still stops it.
 
+use super::book::{LearnTask, Learnt, learn};
 use crate::board::Move;
 use crate::board::perft::perft_interruptible;
 use crate::board::{Convention, Position};
@@ -36,6 +37,13 @@ pub enum Job {
         position: Position,
         /// Plies.
         depth: u32,
+    },
+    /// Add a game to a book and write it (NBoard `learn`); a stop ends it between two positions.
+    Learn {
+        /// Identifies the report.
+        id: u64,
+        /// The book, the file, the game and how to score.
+        task: Box<LearnTask>,
     },
     /// Forget what earlier searches learnt (a new game).
     NewGame,
@@ -93,6 +101,13 @@ pub enum Report {
         leaves: Option<u64>,
         /// Time taken.
         time: Duration,
+    },
+    /// A `learn` finished, or was stopped.
+    Learned {
+        /// The job.
+        id: u64,
+        /// What it did.
+        learnt: Box<Learnt>,
     },
 }
 
@@ -221,6 +236,20 @@ fn run(mut config: Config, jobs: Receiver<Job>, control: Receiver<Control>, repo
                 let leaves =
                     perft_interruptible(&position, depth, Convention::Standard, &mut || channel.poll(0).is_some());
                 let _ = reports.send(Report::Perft { id, leaves, time: start.elapsed() });
+            }
+            Job::Learn { id, task } => {
+                let path = task.path.clone();
+                let (control, latest, learner) = (&control, &mut latest_stop, &mut searcher);
+                let outcome = catch_unwind(AssertUnwindSafe(move || {
+                    let mut channel = ChannelControl { control, id, latest_stop: latest, progress: None };
+                    learn(*task, learner, &mut || channel.poll(0).is_some())
+                }));
+                let learnt = outcome.unwrap_or_else(|_| {
+                    log::error!("learning panicked; the book file is left as it was");
+                    searcher = config.searcher_after_panic();
+                    Learnt::failed(path, "learning failed (an internal error)".to_string())
+                });
+                let _ = reports.send(Report::Learned { id, learnt: Box::new(learnt) });
             }
             Job::NewGame => searcher.clear(),
             Job::Configure { table, threads } => {

@@ -1,13 +1,17 @@
 //! The engine's settings shared by every protocol (evaluation, difficulty level, move overhead,
-//! hash table size, search threads) and the decision every protocol needs before a search: answer
-//! at once, or search with which request.
+//! hash table size, search threads, the opening book and how it is used) and the decision every
+//! protocol needs before a search: answer at once (from the book, among others), or search with
+//! which request.
 
+use super::book::{BookPlay, choose};
 use crate::board::{Move, Position};
+use crate::book::{Book, default_book};
 use crate::eval::weights::Weights;
 use crate::eval::{EvalKind, Evaluator};
 use crate::rng::Rng;
 use crate::search::{Deadlines, Limits, SearchRequest, tt};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,8 +30,14 @@ pub const MAX_HASH_MIB: usize = tt::MAX_MIB;
 /// The default transposition table, in MiB.
 pub const DEFAULT_HASH_MIB: usize = tt::DEFAULT_MIB;
 
+/// The most discs of `BookRandomness` (`--book-randomness`).
+pub const MAX_BOOK_RANDOMNESS: u32 = 64;
+
+/// The largest `BookSeed` (`--book-seed`): what a 32-bit GUI's spin box holds.
+pub const MAX_BOOK_SEED: u64 = i32::MAX as u64;
+
 /// Settings that shape the engine's play.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// The evaluation at the leaves (levels 2 and up).
     pub eval: EvalKind,
@@ -52,6 +62,19 @@ pub struct Settings {
     /// Search threads (1 to [`MAX_THREADS`]). The engine changes it with
     /// [`crate::engine::Context::set_threads`].
     pub threads: usize,
+    /// The opening book: the one built into the binary by default, a file's (`--book`, the
+    /// `Book` option), or none.
+    pub book: Option<Arc<Book>>,
+    /// Whether moves are played from the book while it holds the position (`OwnBook`).
+    pub own_book: bool,
+    /// How far below the best a book move may be and still be played, in centi-discs (the
+    /// `BookRandomness` option is in discs): 0 plays the best.
+    pub book_randomness: u32,
+    /// The seed of the book's random choices: `None` seeds them from the clock and the process,
+    /// so that processes differ; a seed repeats them.
+    pub book_seed: Option<u64>,
+    /// The book file NBoard's `learn` adds games to (`--book`); `None` without one.
+    pub book_file: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -66,6 +89,11 @@ impl Default for Settings {
             selectivity: crate::search::DEFAULT_SELECTIVITY,
             hash_mib: DEFAULT_HASH_MIB,
             threads: 1,
+            book: Some(default_book()),
+            own_book: true,
+            book_randomness: 0,
+            book_seed: None,
+            book_file: None,
         }
     }
 }
@@ -115,6 +143,8 @@ pub enum MovePlan {
         /// Why no search is needed.
         reason: ImmediateReason,
     },
+    /// Play this move from the opening book, at once.
+    Book(BookPlay),
     /// Run this search.
     Search(Box<SearchRequest>),
 }
@@ -142,9 +172,17 @@ impl fmt::Display for ImmediateReason {
 
 impl Settings {
     /// Decides how to answer a request for a move in `pos` under `limits`, the clock having
-    /// started at `received`. A lone legal move is answered at once unless the search is infinite
-    /// (an analysis, which goes on until stopped).
-    pub fn plan(&self, pos: &Position, limits: &Limits, received: Instant, rng: &mut Rng) -> MovePlan {
+    /// started at `received`. A lone legal move, and a position the book holds (with `OwnBook`,
+    /// above level 0), are answered at once unless the search is infinite (an analysis, which goes
+    /// on until stopped). `rng` draws the random mover's moves, `book_rng` the book's.
+    pub fn plan(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        received: Instant,
+        rng: &mut Rng,
+        book_rng: &mut Rng,
+    ) -> MovePlan {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return if pos.opponent_moves().is_empty() {
@@ -165,7 +203,29 @@ impl Settings {
             let only = moves.first().map_or(Move::Pass, Move::Play);
             return MovePlan::Immediate { mv: only, reason: ImmediateReason::OnlyMove };
         }
+        if !limits.infinite
+            && let Some(play) = self.book_move(pos, book_rng)
+        {
+            return MovePlan::Book(play);
+        }
         MovePlan::Search(self.search_request(pos, limits, received))
+    }
+
+    /// The book in use when moves are taken from it: `None` when there is none or `OwnBook` is
+    /// off.
+    pub fn playing_book(&self) -> Option<&Book> {
+        self.book.as_deref().filter(|_| self.own_book)
+    }
+
+    /// The book's move for `pos`, drawn with `rng` within the randomness, if the book is used and
+    /// holds `pos`.
+    pub fn book_move(&self, pos: &Position, rng: &mut Rng) -> Option<BookPlay> {
+        choose(self.playing_book()?, pos, self.book_randomness, rng)
+    }
+
+    /// The generator of the book's random choices for `book_seed`.
+    pub fn book_rng(&self) -> Rng {
+        self.book_seed.map_or_else(Rng::from_time, Rng::new)
     }
 
     /// The evaluation with its weights.
@@ -199,7 +259,12 @@ mod tests {
     use crate::board::{BoardSize, Color};
 
     fn plan(settings: &Settings, pos: &Position, limits: &Limits) -> MovePlan {
-        settings.plan(pos, limits, Instant::now(), &mut Rng::new(1))
+        settings.plan(pos, limits, Instant::now(), &mut Rng::new(1), &mut Rng::new(2))
+    }
+
+    /// Settings that search: no book.
+    fn searching() -> Settings {
+        Settings { own_book: false, ..Settings::default() }
     }
 
     #[test]
@@ -221,7 +286,7 @@ mod tests {
     #[test]
     fn levels_cap_depth_and_full_strength_does_not() {
         for level in 1..=MAX_LEVEL {
-            let s = Settings { level, ..Settings::default() };
+            let s = Settings { level, ..searching() };
             let MovePlan::Search(req) = plan(&s, &Position::initial(), &Limits::default()) else {
                 panic!("level {level} searches")
             };
@@ -235,8 +300,36 @@ mod tests {
             }
         }
         let depth = Limits { depth: Some(3), ..Limits::default() };
-        let MovePlan::Search(req) = plan(&Settings::default(), &Position::initial(), &depth) else { panic!() };
+        let MovePlan::Search(req) = plan(&searching(), &Position::initial(), &depth) else { panic!() };
         assert_eq!(req.max_depth, 3);
+    }
+
+    #[test]
+    fn the_book_answers_at_once_unless_off_or_infinite() {
+        let start = Position::initial();
+        let limits = Limits { depth: Some(20), ..Limits::default() };
+        let MovePlan::Book(play) = plan(&Settings::default(), &start, &limits) else {
+            panic!("the built-in book holds the start")
+        };
+        assert!(start.is_legal(play.mv));
+        assert_eq!(play.line.first(), Some(&play.mv));
+        assert!(matches!(plan(&searching(), &start, &limits), MovePlan::Search(_)));
+        let no_book = Settings { book: None, ..Settings::default() };
+        assert!(matches!(plan(&no_book, &start, &limits), MovePlan::Search(_)));
+        let infinite = Limits { infinite: true, ..Limits::default() };
+        assert!(matches!(plan(&Settings::default(), &start, &infinite), MovePlan::Search(_)));
+        let random = Settings { level: 0, ..Settings::default() };
+        assert!(matches!(plan(&random, &start, &limits), MovePlan::Immediate { .. }));
+        // Other boards have no book.
+        let six = Position::start(crate::board::BoardSize::Six);
+        assert!(matches!(plan(&Settings::default(), &six, &limits), MovePlan::Search(_)));
+        // A seed repeats the book's draws.
+        let wide = Settings { book_randomness: 200, book_seed: Some(9), ..Settings::default() };
+        let draws = |s: &Settings| {
+            let mut rng = s.book_rng();
+            (0..16).map(|_| s.book_move(&start, &mut rng).map(|p| p.mv)).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(&wide), draws(&wide));
     }
 
     #[test]

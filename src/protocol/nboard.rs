@@ -10,13 +10,22 @@
 //!
 //! The status line says what Magpie is doing while a request runs, and names the game's opening
 //! ([`crate::book::names`]) when `set game` or `move` changes the game.
+//!
+//! In a position its opening book holds, `go` answers the book's move at once and `hint` sends
+//! `book` lines (the moves the book can value; the other moves are searched when more are asked
+//! for). `learn` adds the game to the book file given by `--book`, on the search thread.
 
 use super::{end_of_args, keyword, offending, split_command, whole_number, word};
 use crate::board::{Color, Game, Move, Position};
+use crate::book::grow::ScoreSettings;
 use crate::book::names::opening_name;
+use crate::engine::book::{
+    BookPlay, LEARN_DEPTH, LEARN_PLIES, LEARN_SELECTIVITY, LearnTask, Learnt, book_moves, unlearnable,
+};
 use crate::engine::search_thread::Report;
 use crate::engine::settings::MovePlan;
 use crate::engine::{Context, Flow, Frontend};
+use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::{GgfGame, MoveText};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, one_line};
 use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult, selectivity_percent};
@@ -26,6 +35,7 @@ use nom::character::complete::space0;
 use nom::sequence::preceded;
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The depth used until the GUI sends `set depth`.
@@ -163,6 +173,21 @@ pub enum Reply {
         /// The selectivity of a selective solve (the game searched to its end with ProbCut).
         selective_solve: Option<u8>,
     },
+    /// `book <pv> <eval> <games> <depth>` for one move the opening book values.
+    Book {
+        /// The line, its first move played by `mover`.
+        pv: Vec<Move>,
+        /// Who plays the first move of the line.
+        mover: Color,
+        /// Centi-discs for the mover.
+        eval: i32,
+        /// The games of the book that reached the position the move leads to.
+        games: u32,
+        /// The depth of the search behind the value.
+        depth: u8,
+        /// Whether the value is exact (a search to the end of the game).
+        exact: bool,
+    },
     /// `status <text>` (empty text clears the status bar).
     Status(String),
     /// `nodestats <nodes> <seconds>`.
@@ -197,6 +222,17 @@ fn line_move(mv: Move, color: Color) -> String {
     if color == Color::Black { text.to_uppercase() } else { text }
 }
 
+/// A line as NBoard writes it, with no blanks: `F5d6C3`, its first move `mover`'s.
+fn line_text(pv: &[Move], mover: Color) -> String {
+    let mut color = mover;
+    let mut line = String::new();
+    for mv in pv {
+        line.push_str(&line_move(*mv, color));
+        color = color.opposite();
+    }
+    line
+}
+
 impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -213,18 +249,16 @@ impl fmt::Display for Reply {
                 }
             }
             Reply::Search { pv, mover, eval, depth, exact, selective_solve } => {
-                let mut color = *mover;
-                let mut line = String::new();
-                for mv in pv {
-                    line.push_str(&line_move(*mv, color));
-                    color = color.opposite();
-                }
                 let depth = match (exact, selective_solve) {
                     (true, _) => "100%".to_string(),
                     (false, Some(level)) => format!("{depth}@{}%", selectivity_percent(*level)),
                     (false, None) => depth.to_string(),
                 };
-                write!(f, "search {line} {} 0 {depth}", discs(*eval))
+                write!(f, "search {} {} 0 {depth}", line_text(pv, *mover), discs(*eval))
+            }
+            Reply::Book { pv, mover, eval, games, depth, exact } => {
+                let depth = if *exact { "100%".to_string() } else { depth.to_string() };
+                write!(f, "book {} {} {games} {depth}", line_text(pv, *mover), discs(*eval))
             }
             Reply::Status(text) if text.is_empty() => f.write_str("status"),
             Reply::Status(text) => write!(f, "status {text}"),
@@ -245,12 +279,14 @@ enum Job {
     /// `analyze`: the positions still to evaluate, last first, and the one being searched (made
     /// after `moves_made` moves, `mover` to move there, searched after its pass if `passed`).
     Analyze { id: u64, moves_made: usize, mover: Color, passed: bool, remaining: Vec<(usize, Position)> },
+    /// `learn`: answer `learned` unless a ping interrupted it.
+    Learn { id: u64, interrupted: bool },
 }
 
 impl Job {
     fn id(&self) -> u64 {
         match self {
-            Job::Go { id, .. } | Job::Hint { id, .. } | Job::Analyze { id, .. } => *id,
+            Job::Go { id, .. } | Job::Hint { id, .. } | Job::Analyze { id, .. } | Job::Learn { id, .. } => *id,
         }
     }
 }
@@ -294,9 +330,9 @@ impl Default for Nboard {
     }
 }
 
-/// Whether a command asks for a search whose answer the GUI waits for.
+/// Whether a command asks for work whose answer the GUI waits for.
 fn is_request(command: &Command) -> bool {
-    matches!(command, Command::Go | Command::Hint(_) | Command::Analyze)
+    matches!(command, Command::Go | Command::Hint(_) | Command::Analyze | Command::Learn)
 }
 
 impl Nboard {
@@ -366,7 +402,7 @@ impl Nboard {
                 Err(e) => self.error(ctx, &format!("move: {e}")),
             },
             Command::Ping(n) => Nboard::send(ctx, Reply::Pong(n)),
-            Command::Learn => Nboard::send(ctx, Reply::Learned),
+            Command::Learn => self.learn(ctx),
             Command::Go => self.go(received, ctx),
             Command::Hint(n) => self.hint(n, received, ctx),
             Command::Analyze => self.analyze(received, ctx),
@@ -384,6 +420,10 @@ impl Nboard {
             MovePlan::Immediate { mv, .. } => {
                 Nboard::send(ctx, Reply::Move { mv, eval: None, time: received.elapsed().as_secs_f64() })
             }
+            MovePlan::Book(play) => {
+                let time = received.elapsed().as_secs_f64();
+                Nboard::send(ctx, Reply::Move { mv: play.mv, eval: Some(play.value), time });
+            }
             MovePlan::Search(mut request) => {
                 request.draw_score_for_black = self.contempt;
                 self.status(ctx, "Magpie is thinking".to_string());
@@ -394,7 +434,9 @@ impl Nboard {
     }
 
     /// Searches the position (or, when the side to move must pass, the position after the pass)
-    /// with no clock, to the set depth, reporting `n` lines at every depth.
+    /// with no clock, to the set depth, reporting `n` lines at every depth. In a position the book
+    /// holds, the book's moves come first, best first, as `book` lines; the other moves are
+    /// searched only when fewer than `n` came from the book.
     fn hint(&mut self, n: usize, received: Instant, ctx: &mut Context) {
         let pos = self.position();
         if pos.is_game_over() {
@@ -402,12 +444,84 @@ impl Nboard {
         }
         let passed = pos.must_pass();
         let searched = if passed { pos.pass() } else { pos };
+        let wanted = if passed { 1 } else { n };
+        let plays = ctx.settings.playing_book().map_or_else(Vec::new, |book| book_moves(book, &searched));
+        let mut excluded = 0u64;
+        for play in plays.iter().take(wanted) {
+            Nboard::send(ctx, book_line(play, pos.side_to_move(), passed));
+            if let Move::Play(square) = play.mv {
+                excluded |= 1 << square.index();
+            }
+        }
+        let shown = plays.len().min(wanted);
+        if shown > 0 && (shown == wanted || searched.legal_moves().0 & !excluded == 0) {
+            return;
+        }
         let mut request =
             self.request(&searched, &Limits { depth: Some(self.depth), ..Limits::default() }, received, ctx);
-        request.multi_pv = if passed { 1 } else { n };
+        request.multi_pv = wanted - shown;
+        request.excluded = excluded;
         self.status(ctx, "Magpie is thinking".to_string());
         let id = ctx.start_search(request);
         self.job = Some(Job::Hint { id, mover: pos.side_to_move(), passed });
+    }
+
+    /// Adds the game to the book file given by `--book`, on the search thread; `learned` follows.
+    /// Without a book file, or for a game the book cannot hold, the status bar says why and
+    /// `learned` follows at once.
+    fn learn(&mut self, ctx: &mut Context) {
+        let game = self.game();
+        let Some(path) = ctx.settings.book_file.clone() else {
+            return self.decline_to_learn(ctx, "has no book file to learn into (start it with --book FILE)".into());
+        };
+        if let Some(why) = unlearnable(&game) {
+            return self.decline_to_learn(ctx, format!("did not learn the game: {why}"));
+        }
+        let task = LearnTask {
+            book: ctx.settings.book.clone().unwrap_or_default(),
+            path,
+            game,
+            settings: ScoreSettings {
+                depth: LEARN_DEPTH,
+                selectivity: LEARN_SELECTIVITY,
+                eval: Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&ctx.settings.weights)),
+            },
+            max_ply: LEARN_PLIES,
+        };
+        self.status(ctx, "Magpie is learning the game".to_string());
+        let id = ctx.start_learning(task);
+        self.job = Some(Job::Learn { id, interrupted: false });
+    }
+
+    /// Answers a `learn` that learns nothing: the status bar says why, then `learned`.
+    fn decline_to_learn(&mut self, ctx: &mut Context, why: String) {
+        log::info!("not learning: Magpie {why}");
+        self.status(ctx, format!("Magpie {why}"));
+        Nboard::send(ctx, Reply::Learned);
+    }
+
+    /// A `learn` has ended: the grown book is the one in use from now on; the status bar says
+    /// what was learnt, and `learned` follows unless a ping gave the request up.
+    fn learned(&mut self, id: u64, learnt: Learnt, ctx: &mut Context) {
+        let Some(Job::Learn { interrupted, .. }) = self.job.take_if(|job| job.id() == id) else { return };
+        let file = learnt.path.display().to_string();
+        if let Some(book) = learnt.book {
+            ctx.settings.book = Some(Arc::new(book));
+        }
+        let summary = match &learnt.error {
+            Some(e) => format!("Magpie error: learn: {}", one_line(e, MAX_ERROR_CHARS)),
+            None => {
+                let part = if learnt.stopped { " (stopped part-way)" } else { "" };
+                format!("Magpie learnt the game{part}: {} new positions in {file}", learnt.added)
+            }
+        };
+        log::info!("{summary}");
+        if interrupted {
+            self.status(ctx, String::new());
+        } else {
+            self.status(ctx, summary);
+            Nboard::send(ctx, Reply::Learned);
+        }
     }
 
     /// Starts the analysis of every position of the game, from the last one back.
@@ -454,6 +568,7 @@ impl Nboard {
                 self.status(ctx, String::new());
             }
             Job::Hint { .. } => self.status(ctx, String::new()),
+            Job::Learn { .. } => self.job = Some(job),
             Job::Analyze { moves_made, mover, passed, remaining, .. } => {
                 let interrupted = result.stopped.is_some();
                 // The searched side's score, made the mover's (after a pass), then Black's.
@@ -510,7 +625,7 @@ impl Nboard {
         }
         if let Some(job) = &mut self.job {
             match job {
-                Job::Go { interrupted, .. } => *interrupted = true,
+                Job::Go { interrupted, .. } | Job::Learn { interrupted, .. } => *interrupted = true,
                 Job::Analyze { remaining, .. } => remaining.clear(),
                 Job::Hint { .. } => {}
             }
@@ -533,6 +648,17 @@ impl Nboard {
         }
         Flow::Continue
     }
+}
+
+/// The `book` line of a book move of the position `mover` is to move in (after its pass when
+/// `passed`: the line then starts with the pass, and the value is the mover's).
+fn book_line(play: &BookPlay, mover: Color, passed: bool) -> Reply {
+    let (pv, eval) = if passed {
+        (std::iter::once(Move::Pass).chain(play.line.iter().copied()).collect(), -play.value)
+    } else {
+        (play.line.clone(), play.value)
+    };
+    Reply::Book { pv, mover, eval, games: play.games, depth: play.depth, exact: play.exact() }
 }
 
 impl Frontend for Nboard {
@@ -567,14 +693,19 @@ impl Frontend for Nboard {
                 self.finished(id, result, ctx);
                 return self.drain(ctx);
             }
+            Report::Learned { id, learnt } => {
+                self.learned(id, *learnt, ctx);
+                return self.drain(ctx);
+            }
             Report::Perft { .. } => {}
         }
         Flow::Continue
     }
 
     fn on_eof(&mut self, ctx: &mut Context) -> Flow {
-        // A `go` is bounded by its depth and clock and is answered; a hint or an analysis may run
-        // for long, so it is stopped, and so are the ones still waiting.
+        // A `go` is bounded by its depth and clock and is answered, and a `learn` by the game's
+        // opening; a hint or an analysis may run for long, so it is stopped, and so are the ones
+        // still waiting.
         for queued in &mut self.queue {
             queued.stale |= matches!(queued.command, Command::Hint(_) | Command::Analyze);
         }
@@ -669,6 +800,13 @@ mod tests {
         let selective = Reply::Search { pv, mover, eval, depth, exact: false, selective_solve: Some(4) };
         assert_eq!(selective.to_string(), "search d6 4.00 0 12@87%");
         assert_eq!(Reply::Status(String::new()).to_string(), "status");
+        let book =
+            Reply::Book { pv: vec![f5, d6], mover: Color::Black, eval: -25, games: 120, depth: 18, exact: false };
+        assert_eq!(book.to_string(), "book F5d6 -0.25 120 18");
+        let play = BookPlay { mv: d6, value: 300, depth: 60, games: 2, line: vec![d6, f5] };
+        assert_eq!(book_line(&play, Color::White, false).to_string(), "book d6F5 3.00 2 100%");
+        assert_eq!(book_line(&play, Color::Black, true).to_string(), "book PAd6F5 -3.00 2 100%");
+        assert_eq!(Reply::Learned.to_string(), "learned");
         assert_eq!(Reply::Analysis { moves_made: 12, eval: -25 }.to_string(), "analysis 12 -0.25");
         assert_eq!(Reply::NodeStats { nodes: 1000, seconds: 0.5 }.to_string(), "nodestats 1000 0.50");
     }

@@ -1,8 +1,9 @@
 //! `magpie bestmove`: the best move for one position, without a session. Prints one line,
 //! `<move> <score>[ exact]`, the score in discs for the side to move (e.g. `f5 +1.25`); with `--wld`,
-//! once solved, `<move> win|draw|loss`; `pass …` when the side to move must pass; `none <final
-//! score> exact` when the game is over. With `--json`, one JSON object with the search behind the
-//! answer (depth, nodes, time, principal variation).
+//! once solved, `<move> win|draw|loss`; `<move> <score> book` for a move from the opening book
+//! (unless `--no-book`); `pass …` when the side to move must pass; `none <final score> exact` when
+//! the game is over. With `--json`, one JSON object with the search behind the answer (depth,
+//! nodes, time, principal variation, whether it came from the book).
 
 use crate::board::{Move, Position};
 use crate::engine::settings::{ImmediateReason, MovePlan, Settings};
@@ -15,13 +16,13 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 /// What to search and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BestMoveRequest {
     /// The position (moves already applied).
     pub position: Position,
     /// Depth, nodes, time.
     pub limits: Limits,
-    /// Evaluation, level, table size and threads.
+    /// Evaluation, level, table size, threads and the book.
     pub settings: Settings,
     /// Print a JSON object rather than the line.
     pub json: bool,
@@ -34,8 +35,11 @@ pub struct Answer {
     pub mv: Option<Move>,
     /// The search behind it: for a pass, the search after the pass with its score given back to
     /// the side that passes; for a finished game, the final score (exact); `None` when the level
-    /// gives no score.
+    /// gives no score. For a book move, its value and the book's line, with no search (depth
+    /// and nodes 0).
     pub result: Option<SearchResult>,
+    /// Whether the move comes from the opening book.
+    pub book: bool,
 }
 
 impl Answer {
@@ -43,6 +47,7 @@ impl Answer {
     pub fn line(&self, wld: bool) -> String {
         let mv = self.mv.map_or_else(|| "none".to_string(), |m| m.to_string());
         match &self.result {
+            Some(r) if self.book => format!("{mv} {} book", discs_text(r.info.score)),
             Some(r) => format!("{mv} {}", score_text(r.info.score, r.info.exact, wld)),
             None => mv,
         }
@@ -68,6 +73,7 @@ impl Answer {
             nodes: info.map_or(0, |i| i.nodes),
             time: info.map_or(0.0, |i| i.time.as_secs_f64()),
             pv: info.map_or_else(Vec::new, |i| i.pv.iter().map(|m| m.to_string()).collect()),
+            book: self.book,
         }
     }
 }
@@ -88,6 +94,7 @@ struct AnswerJson {
     nodes: u64,
     time: f64,
     pv: Vec<String>,
+    book: bool,
 }
 
 /// The answer for `request`, searching as needed; an error if the table of
@@ -99,39 +106,49 @@ pub fn answer(request: &BestMoveRequest, started: Instant) -> Result<Answer, All
         result.info.exact = true;
         result.info.solve = true;
         result.info.pv.clear();
-        return Ok(Answer { mv: None, result: Some(result) });
+        return Ok(Answer { mv: None, result: Some(result), book: false });
     }
     let mut searcher = Searcher::with_hash(request.settings.hash_mib)?;
     searcher.set_threads(request.settings.threads);
+    let mut book = false;
     if pos.must_pass() {
         // Search the position after the pass and give its score back to the side that passes.
         let after = pos.pass();
-        let result = search(&mut searcher, &request.settings, &after, &request.limits, started).map(|mut r| {
-            r.info.score = -r.info.score;
-            r.info.bound = match r.info.bound {
-                Bound::Lower => Bound::Upper,
-                Bound::Upper => Bound::Lower,
-                Bound::Exact => Bound::Exact,
-            };
-            r.info.pv.insert(0, Move::Pass);
-            r
-        });
-        return Ok(Answer { mv: Some(Move::Pass), result });
+        let result =
+            search(&mut searcher, &request.settings, &after, &request.limits, started, &mut book).map(|mut r| {
+                r.info.score = -r.info.score;
+                r.info.bound = match r.info.bound {
+                    Bound::Lower => Bound::Upper,
+                    Bound::Upper => Bound::Lower,
+                    Bound::Exact => Bound::Exact,
+                };
+                r.info.pv.insert(0, Move::Pass);
+                r
+            });
+        return Ok(Answer { mv: Some(Move::Pass), result, book });
     }
-    let result = search(&mut searcher, &request.settings, &pos, &request.limits, started);
-    Ok(Answer { mv: result.as_ref().map(|r| r.best), result })
+    let result = search(&mut searcher, &request.settings, &pos, &request.limits, started, &mut book);
+    Ok(Answer { mv: result.as_ref().map(|r| r.best), result, book })
 }
 
 /// Searches `pos`; a lone move is searched too, so that its score is known. Level 0 plays a random
-/// move, scored by the evaluation of the position it leads to.
+/// move, scored by the evaluation of the position it leads to. A position the book holds is
+/// answered from it (and `book` set) unless the settings turn the book off.
 fn search(
     searcher: &mut Searcher,
     settings: &Settings,
     pos: &Position,
     limits: &Limits,
     started: Instant,
+    book: &mut bool,
 ) -> Option<SearchResult> {
-    let request = match settings.plan(pos, limits, started, &mut Rng::from_time()) {
+    let request = match settings.plan(pos, limits, started, &mut Rng::from_time(), &mut settings.book_rng()) {
+        MovePlan::Book(play) => {
+            *book = true;
+            let mut result = unsearched(play.mv, play.value, started.elapsed());
+            result.info.pv = play.line;
+            return Some(result);
+        }
         MovePlan::Search(request) => request,
         MovePlan::Immediate { reason: ImmediateReason::OnlyMove, .. } => settings.search_request(pos, limits, started),
         MovePlan::Immediate { mv: Move::Play(sq), .. } => {

@@ -246,6 +246,16 @@ impl Gtp {
                 None
             }
             MovePlan::Immediate { mv, .. } => Some(Ok(self.conclude(base, color, play, mv, start))),
+            MovePlan::Book(book) => {
+                log::info!(
+                    "playing {} from the book ({} centi-discs, depth {}, {} games)",
+                    book.mv,
+                    book.value,
+                    book.depth,
+                    book.games
+                );
+                Some(Ok(self.conclude(base, color, play, book.mv, start)))
+            }
             MovePlan::GameOver => Some(Ok(move_text(Move::Pass))),
         }
     }
@@ -394,7 +404,7 @@ impl Frontend for Gtp {
             Report::Finished { id, result } => (id, result),
             // GTP has no progress lines.
             Report::Iteration { .. } => return Flow::Continue,
-            Report::Perft { .. } | Report::Progress { .. } => return Flow::Continue,
+            Report::Perft { .. } | Report::Progress { .. } | Report::Learned { .. } => return Flow::Continue,
         };
         let Some(active) = self.active.take_if(|a| a.search == search) else {
             return Flow::Continue;

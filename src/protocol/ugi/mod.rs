@@ -12,15 +12,19 @@ pub use command::{Command, GoParams, MAX_PERFT, Query, parse};
 pub use reply::{Reply, discs_text};
 
 use crate::board::{BoardSize, Color, Game, Move, Position};
+use crate::book::default_book;
 use crate::book::names::opening_name;
+use crate::engine::book::{BookPlay, read_book};
 use crate::engine::search_thread::Report;
-use crate::engine::settings::{MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan};
+use crate::engine::settings::{
+    MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan,
+};
 use crate::engine::{Context, Flow, Frontend, Latency};
 use crate::eval::EvalKind;
 use crate::eval::weights::Weights;
 use crate::formats::{ascii_board, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
-use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult};
+use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, unsearched};
 use std::collections::VecDeque;
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -58,18 +62,20 @@ struct Queued {
 }
 
 /// The commands `help` lists, one line each.
-const HELP: [&str; 21] = [
+const HELP: [&str; 23] = [
     "Magpie speaks a UCI-shaped protocol (UGI); see protocol.md. Commands:",
     "  ugi | uci                       identify, list the options, answer ugiok (uciok)",
     "  isready                         answer readyok (at once, even while searching)",
     "  setoption name N value V        Eval, Weights (a file, or <embedded>), Level (0-10), MoveOverhead (ms),",
     "                                  BoardSize (4, 6, 8), MultiPV, Selectivity (0 off to 5, ProbCut),",
-    "                                  Hash (table size in MiB, 1-65536), Threads (1-256)",
+    "                                  Hash (table size in MiB, 1-65536), Threads (1-256), Book (a file,",
+    "                                  <default> or <none>), OwnBook (true, false), BookRandomness (discs),",
+    "                                  BookSeed (0: from the clock)",
     "  uginewgame                      start a new game (forget earlier searches)",
     "  position startpos [moves ...]   the start position, then moves (f5 d6, or pass)",
     "  position fen <64 squares> <X|O> [moves ...]   a position as text (X black, O white, - empty)",
     "  go [movetime ms] [depth n] [nodes n] [p1time ms p2time ms p1inc ms p2inc ms movestogo n] [infinite]",
-    "                                  search and answer bestmove (no limit for the mover: 1 s)",
+    "                                  answer bestmove: from the book, or by a search (no limit: 1 s)",
     "     [wld]                        solve the end for win, draw or loss only",
     "  stop                            stop the search and answer bestmove now",
     "  query p1turn|gameover|result    answer response ...",
@@ -175,6 +181,32 @@ impl Ugi {
                 Ok(threads) => ctx.set_threads(threads),
                 Err(e) => Ugi::error(ctx, e),
             },
+            "book" => match book_value(value) {
+                BookValue::Default => (ctx.settings.book, ctx.settings.book_file) = (Some(default_book()), None),
+                BookValue::None => (ctx.settings.book, ctx.settings.book_file) = (None, None),
+                BookValue::File(path) => match read_book(Path::new(path)) {
+                    Ok(book) => {
+                        ctx.settings.book = Some(Arc::new(book));
+                        ctx.settings.book_file = Some(path.into());
+                    }
+                    Err(e) => Ugi::error(ctx, format!("setoption {}: {e}", clipped(name))),
+                },
+            },
+            "ownbook" => match check_value(value) {
+                Some(on) => ctx.settings.own_book = on,
+                None => Ugi::error(ctx, bad("true or false")),
+            },
+            "bookrandomness" => match spin(0..=MAX_BOOK_RANDOMNESS as usize, "a number of discs") {
+                Ok(discs) => ctx.settings.book_randomness = discs as u32 * 100,
+                Err(e) => Ugi::error(ctx, e),
+            },
+            "bookseed" => match value.trim() {
+                "" => ctx.set_book_seed(None),
+                _ => match spin(0..=MAX_BOOK_SEED as usize, "a seed") {
+                    Ok(seed) => ctx.set_book_seed(Some(seed as u64).filter(|&s| s != 0)),
+                    Err(e) => Ugi::error(ctx, e),
+                },
+            },
             _ => Ugi::error(ctx, format!("unknown option {}", Quoted(name))),
         }
     }
@@ -228,18 +260,24 @@ impl Ugi {
     /// what the search has, as does an infinite `go` after the end of input).
     fn go(&mut self, go: &GoParams, received: Instant, stopped: bool, ctx: &mut Context) {
         let limits = self.limits(go, ctx.settings.default_movetime);
-        if !self.bounds_the_mover(go) {
-            let side = self.game.position().side_to_move().symbol();
-            let ms = ctx.settings.default_movetime.as_millis();
-            Ugi::send(ctx, Reply::InfoString(format!("go: no limit for {side} to move: thinking {ms} ms")));
-        }
         if let Some(clock) = &limits.clock {
             self.read_clock(clock, received, ctx);
         }
         let stop_now = stopped || (limits.infinite && self.eof);
         let pos = *self.game.position();
         match ctx.plan(&pos, &limits, received) {
+            MovePlan::Book(play) => {
+                // A book move is played at once, with the book's line in place of a search's.
+                Ugi::send(ctx, Reply::BookMove(play.clone()));
+                Ugi::send(ctx, Reply::Info { info: book_info(&play, received), wld: false });
+                self.best_move(Some(play.mv), ctx);
+            }
             MovePlan::Search(request) => {
+                if !self.bounds_the_mover(go) {
+                    let side = pos.side_to_move().symbol();
+                    let ms = ctx.settings.default_movetime.as_millis();
+                    Ugi::send(ctx, Reply::InfoString(format!("go: no limit for {side} to move: thinking {ms} ms")));
+                }
                 let id = ctx.start_search(request);
                 if stop_now {
                     ctx.stop_search();
@@ -489,6 +527,43 @@ impl Ugi {
     }
 }
 
+/// What the `Book` option's value asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BookValue<'a> {
+    /// The book built into the binary: `<default>` or an empty value.
+    Default,
+    /// No book: `<none>`.
+    None,
+    /// A book file.
+    File(&'a str),
+}
+
+/// The `Book` option's value.
+fn book_value(value: &str) -> BookValue<'_> {
+    match value.trim() {
+        "" | "<default>" => BookValue::Default,
+        "<none>" => BookValue::None,
+        path => BookValue::File(path),
+    }
+}
+
+/// The value of a check option: `true` or `false`, in any case.
+fn check_value(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// The `info` line of a book move: no search (depth, nodes and time 0 but the time taken), the
+/// book's value and its line.
+fn book_info(play: &BookPlay, received: Instant) -> SearchInfo {
+    let mut info = unsearched(play.mv, play.value, received.elapsed()).info;
+    info.pv = play.line.clone();
+    info
+}
+
 /// The value of a spin option named `name`: a whole number within `range`, or the error that names
 /// the value and the range: `setoption Threads: '0' is not a number of threads (1 to 256)`.
 fn spin_value(name: &str, value: &str, range: RangeInclusive<usize>, what: &str) -> Result<usize, String> {
@@ -563,8 +638,8 @@ impl Frontend for Ugi {
             Report::Iteration { id, info } => self.iteration(id, info, ctx),
             Report::Finished { id, result } => self.finish(id, result, ctx),
             Report::Perft { id, leaves, time } => self.perft_done(id, leaves, time, ctx),
-            // Iterations are the progress UGI shows.
-            Report::Progress { .. } => {}
+            // Iterations are the progress UGI shows; UGI does not learn.
+            Report::Progress { .. } | Report::Learned { .. } => {}
         }
         self.drain(ctx)
     }
@@ -589,6 +664,24 @@ impl Frontend for Ugi {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn book_options_read_their_values() {
+        assert_eq!(book_value(""), BookValue::Default);
+        assert_eq!(book_value(" <default> "), BookValue::Default);
+        assert_eq!(book_value("<none>"), BookValue::None);
+        assert_eq!(book_value("books/my book.book"), BookValue::File("books/my book.book"));
+        assert_eq!(check_value("true"), Some(true));
+        assert_eq!(check_value("FALSE"), Some(false));
+        assert_eq!(check_value("yes"), None);
+        assert_eq!(check_value(""), None);
+        assert_eq!(spin_value("BookRandomness", "2", 0..=64, "a number of discs"), Ok(2));
+        assert_eq!(
+            spin_value("BookRandomness", "1.5", 0..=64, "a number of discs"),
+            Err("setoption BookRandomness: '1.5' is not a number of discs (0 to 64)".to_string())
+        );
+        assert!(spin_value("BookSeed", "2147483648", 0..=MAX_BOOK_SEED as usize, "a seed").is_err());
+    }
 
     #[test]
     fn spin_values_are_whole_numbers_in_range() {

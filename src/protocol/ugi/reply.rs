@@ -2,7 +2,10 @@
 //! lines, `bestmove`, `response`, errors.
 
 use crate::board::Move;
-use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
+use crate::engine::book::BookPlay;
+use crate::engine::settings::{
+    DEFAULT_HASH_MIB, MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB,
+};
 use crate::formats::spaced_moves;
 use crate::search::{Bound, DEFAULT_SELECTIVITY, MAX_SELECTIVITY, SearchInfo};
 use std::fmt;
@@ -25,6 +28,9 @@ pub enum Reply {
         /// `wld` where an exact one says `exact`.
         wld: bool,
     },
+    /// `info string book move <move>: <value> discs, depth <d>, <games> games`: the move played
+    /// comes from the book (its `info` line and `bestmove` follow).
+    BookMove(BookPlay),
     /// `info string …`.
     InfoString(String),
     /// `info string error: …`.
@@ -63,6 +69,10 @@ impl fmt::Display for Reply {
                     "option name Hash type spin default {DEFAULT_HASH_MIB} min {MIN_HASH_MIB} max {MAX_HASH_MIB}"
                 )?;
                 writeln!(f, "option name Threads type spin default 1 min 1 max {MAX_THREADS}")?;
+                writeln!(f, "option name Book type string default <default>")?;
+                writeln!(f, "option name OwnBook type check default true")?;
+                writeln!(f, "option name BookRandomness type spin default 0 min 0 max {MAX_BOOK_RANDOMNESS}")?;
+                writeln!(f, "option name BookSeed type spin default 0 min 0 max {MAX_BOOK_SEED}")?;
                 f.write_str(if *uci { "uciok" } else { "ugiok" })
             }
             Reply::ReadyOk => f.write_str("readyok"),
@@ -95,6 +105,16 @@ impl fmt::Display for Reply {
                     write!(f, " pv {}", spaced_moves(&info.pv))?;
                 }
                 Ok(())
+            }
+            Reply::BookMove(play) => {
+                let depth = if play.exact() { "exact".to_string() } else { format!("depth {}", play.depth) };
+                write!(
+                    f,
+                    "info string book move {}: {} discs, {depth}, {} games",
+                    play.mv,
+                    discs_text(play.value),
+                    play.games
+                )
             }
             Reply::InfoString(text) => write!(f, "info string {text}"),
             Reply::Error(text) => write!(f, "info string error: {text}"),
@@ -166,6 +186,14 @@ mod tests {
         assert!(hello.contains("\noption name Hash type spin default 64 min 1 max 65536\n"), "{hello}");
         assert!(hello.contains("\noption name Threads type spin default 1 min 1 max 256\n"), "{hello}");
         assert_eq!(discs_text(-150), "-1.50");
+        let book = BookPlay { mv: "d3".parse().unwrap(), value: -12, depth: 18, games: 1200, line: vec![] };
+        assert_eq!(
+            Reply::BookMove(book.clone()).to_string(),
+            "info string book move d3: -0.12 discs, depth 18, 1200 games"
+        );
+        let solved = BookPlay { value: 200, depth: 60, games: 0, ..book };
+        assert_eq!(Reply::BookMove(solved).to_string(), "info string book move d3: +2.00 discs, exact, 0 games");
+        assert!(hello.contains("\noption name OwnBook type check default true\n"), "{hello}");
         assert_eq!(discs_text(5), "+0.05");
     }
 }
