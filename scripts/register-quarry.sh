@@ -17,22 +17,22 @@
 # games (protocol_version, name, version, list_games), and then writes a section like this one
 # into Quarry's configuration file, ~/.quarry (QUARRY_CONFIG=FILE to use another file):
 #
-#   [GTP Engine "Magpie 0.9.0"]
+#   [GTP Engine "Magpie 0.10.0"]
 #   Screen name format	= "%n %v"
 #   Name			= "Magpie"
-#   Version			= "0.9.0"
+#   Version			= "0.10.0"
 #   Command line		= "/abs/path/magpie --protocol gtp"
 #   Supported games		= "Reversi"
 #
 # That is the format Quarry 0.2.0 itself writes (see /usr/share/quarry/quarry.cfg for the site
 # engines). Running the script again with the same command line updates that section in place
 # instead of adding a second one; a different command line (other binary or other options) is a
-# different engine, added next to it, shown as "Magpie 0.9.0 <options>". Other engines and
+# different engine, added next to it, shown as "Magpie 0.10.0 <options>". Other engines and
 # settings are kept as they are. A missing ~/.quarry is created with just this section: Quarry
 # fills in its defaults and the site engines when it starts.
 #
 # Quarry rewrites ~/.quarry when it exits, so quit Quarry before running this script.
-# Then in Quarry: New Game, Game "Reversi", choose Computer "Magpie 0.9.0" as a player.
+# Then in Quarry: New Game, Game "Reversi", choose Computer "Magpie 0.10.0" as a player.
 set -euo pipefail
 
 die() {
