@@ -14,7 +14,9 @@
 #   -r RUNGS    blank-separated TC:DEPTH:GAMES, Magpie's clock in seconds a game, NTest's depth and
 #               the games [the four rungs below]
 #   -m MAGPIE   the magpie binary to measure [magpie on the PATH, else target/release/magpie]
-#   -e ARG      one more key=value for Magpie's --engine (e.g. -e option.Hash=256), repeatable
+#   -e ARG      one more key=value for Magpie's --engine (e.g. -e option.Hash=256), repeatable;
+#               Magpie plays from its built-in book unless -e option.OwnBook=false (the ladders
+#               recorded before version 0.10.0 had no book)
 #
 # NTest searches to its depth whatever the time, and near the end a move at depth 23 may take over a
 # minute: a move counts as hung only after 20 minutes (--timeout 1200).
