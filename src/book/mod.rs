@@ -8,7 +8,7 @@
 //! (negated), kept consistent over the tree by [`Book::negamax`]. The book grows by adding the
 //! positions its leaves lead to ([`grow`]).
 //!
-//! - [`file`]: the binary file, the journal of a growth run and the text form;
+//! - [`file`](mod@file): the binary file, the journal of a growth run and the text form;
 //! - [`grow`]: growing a book by deviations, adding games, deepening;
 //! - [`names`]: the named openings (Zebra's list of 76), recognised under the 8 symmetries.
 //!

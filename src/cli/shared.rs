@@ -51,7 +51,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     pub threads: Option<u64>,
     /// The opening book: a book file (made by `magpie book`; NBoard's `learn` adds games to it), or
-    /// <none> to play without one [default: the book built into the binary].
+    /// `<none>` to play without one [default: the book built into the binary].
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
     /// Play moves from the book while it holds the position: true or false [default: true].
