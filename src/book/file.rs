@@ -166,8 +166,14 @@ impl Book {
         Ok(book)
     }
 
-    /// Reads a book file.
+    /// Reads a book file. Only a regular file is read: a folder, a device or a pipe
+    /// (`/dev/zero`, a FIFO nobody writes) could never end or never be a book.
     pub fn load(path: &Path) -> Result<Book, BookError> {
+        match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => return Err(BookError::Io(format!("{}: not a book file", path.display()))),
+            Err(e) => return Err(BookError::Io(format!("cannot read {}: {e}", path.display()))),
+            Ok(_) => {}
+        }
         let bytes = fs::read(path).map_err(|e| BookError::Io(format!("cannot read {}: {e}", path.display())))?;
         Book::from_bytes(&bytes)
     }

@@ -106,14 +106,15 @@ impl<'a> Grower<'a> {
     /// moves the book holds. Keeps its games. Returns the new entry.
     pub fn score(&mut self, pos: &Position) -> Result<Entry, BookError> {
         let (key, _) = book_key(pos);
-        let known = self.book.known_moves(pos);
         let legal = pos.legal_moves().0;
-        let known_best = pos
-            .legal_moves()
-            .iter()
-            .filter(|sq| known >> sq.index() & 1 == 1)
-            .filter_map(|sq| self.book.value(&pos.play(sq)).map(|v| -v))
-            .max();
+        // The moves whose positions the book holds (or that end the game), and the best of them.
+        let (mut known, mut known_best) = (0u64, None::<i32>);
+        for sq in pos.legal_moves().iter() {
+            if let Some(v) = self.book.value(&pos.play(sq)) {
+                known |= sq.bit();
+                known_best = Some(known_best.map_or(-v, |b| b.max(-v)));
+            }
+        }
         let games = self.book.get(&key).map_or(0, |e| e.games);
         let entry = if legal & !known == 0 {
             let value = known_best.unwrap_or(0).clamp(-6400, 6400) as i16;
@@ -231,34 +232,12 @@ impl<'a> Grower<'a> {
             if ply(&held) > max_ply || pos.size() != BoardSize::Eight {
                 break;
             }
-            let (key, _) = book_key(&held);
-            if let Some((counts, min)) = counts
-                && counts.get(&key).copied().unwrap_or(0) < min
-            {
+            let count = counts.map(|(counts, _)| counts.get(&book_key(&held).0).copied().unwrap_or(0));
+            if counts.is_some_and(|(_, min)| count < Some(min)) {
                 break;
             }
-            if self.book.get(&key).is_none() {
-                self.score(&held)?;
+            if self.add_position(&held, parent.as_ref(), count)? {
                 added += 1;
-                // The parent's leaf may have been this move: score it again.
-                if let Some(p) = parent
-                    && let Some((e, s)) = self.book.probe(&p)
-                    && e.leaf != NO_LEAF
-                    && self.book.holds(&p.play(square_from_canonical(s, e.leaf)))
-                {
-                    self.score(&p)?;
-                }
-            }
-            if let Some(&entry) = self.book.get(&key) {
-                // With the counts of every game added, the position's count is theirs (so a run
-                // resumed from its journal counts nothing twice); one game alone counts one.
-                let games = match counts {
-                    Some((counts, _)) => entry.games.max(counts.get(&key).copied().unwrap_or(0)),
-                    None => entry.games.saturating_add(1),
-                };
-                if games != entry.games {
-                    self.put(key, Entry { games, ..entry })?;
-                }
             }
             let Move::Play(square) = mv else { break };
             let mover = if pos.must_pass() { pos.pass() } else { pos };
@@ -271,9 +250,41 @@ impl<'a> Grower<'a> {
         Ok(added)
     }
 
-    /// Scores again the `count` shallowest-scored positions of fewer than `max_ply` discs played
-    /// whose depth is below `self`'s depth (exact ones are left alone), shallowest first.
-    /// Returns the positions rescored.
+    /// One position of a game being added (`held`: one whose side to move can play), reached from
+    /// `parent` (the game's previous such position): scored if the book does not hold it, and then
+    /// the parent scored again if its leaf led here (it moves on to its next best move outside the
+    /// book); its game count set to `games` if that is more (the counts of all the games being
+    /// added, so that a resumed run counts nothing twice), or one more without it. Returns
+    /// whether the position was new.
+    pub fn add_position(
+        &mut self,
+        held: &Position,
+        parent: Option<&Position>,
+        games: Option<u32>,
+    ) -> Result<bool, BookError> {
+        let (key, _) = book_key(held);
+        let new = self.book.get(&key).is_none();
+        if new {
+            self.score(held)?;
+            if let Some(p) = parent
+                && let Some((e, s)) = self.book.probe(p)
+                && e.leaf != NO_LEAF
+                && self.book.holds(&p.play(square_from_canonical(s, e.leaf)))
+            {
+                self.score(p)?;
+            }
+        }
+        if let Some(&entry) = self.book.get(&key) {
+            let games = games.map_or(entry.games.saturating_add(1), |g| entry.games.max(g));
+            if games != entry.games {
+                self.put(key, Entry { games, ..entry })?;
+            }
+        }
+        Ok(new)
+    }
+
+    /// The `count` positions scored shallowest below `self`'s depth, shallowest first, that have
+    /// a leaf to score again (exact ones are left alone): what `book deepen` scores again.
     pub fn deepen_candidates(&self, count: usize) -> Vec<Position> {
         let target = self.settings.depth.min(59) as u8;
         let mut candidates: Vec<(u8, BookKey)> = self

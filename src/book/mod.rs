@@ -187,12 +187,6 @@ impl Book {
         moves
     }
 
-    /// The legal moves of `pos` whose positions the book holds or that end the game, as a set of
-    /// squares: the moves a leaf search leaves out.
-    pub fn known_moves(&self, pos: &Position) -> u64 {
-        pos.legal_moves().iter().filter(|&sq| self.holds(&pos.play(sq))).fold(0, |acc, sq| acc | 1u64 << sq.index())
-    }
-
     /// A book move for `pos`, or `None` when the book does not hold it. With `randomness` 0 the
     /// best move (the first of the best in square order); otherwise a move drawn evenly among
     /// those within `randomness` centi-discs of the best. The leaf counts as a move: it is the

@@ -5,6 +5,7 @@ use super::{CliError, EngineArgs, Request};
 use crate::board::{Game, Move, Position};
 use crate::book::Book;
 use crate::book::grow::{Deviation, ScoreSettings};
+use crate::engine::book::read_book;
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::parse_ggf_games;
 use crate::formats::move_list::parse_moves;
@@ -184,13 +185,7 @@ impl ScoringArgs {
 
 /// A book file that must exist and be whole.
 fn existing(path: &Path) -> Result<Book, CliError> {
-    Book::load(path).map_err(|e| CliError(format!("{}: {e}", path.display())))
-}
-
-/// A book file a scoring verb works on: whole, and writable in place.
-fn to_grow(path: PathBuf) -> Result<PathBuf, CliError> {
-    existing(&path)?;
-    Ok(path)
+    read_book(path).map_err(CliError)
 }
 
 /// The games of one file: GGF, WTHOR (.wtb, or a folder of them), or move lists.
@@ -249,7 +244,8 @@ impl BookArgs {
                     return Err(CliError(format!("--deviation {deviation}: expected 0 to 64 discs")));
                 }
                 BookRequest::Grow {
-                    path: to_grow(book)?,
+                    book: existing(&book)?,
+                    path: book,
                     scoring: scoring.resolve(engine)?,
                     deviation: Deviation { max_ply: plies, deviation: (deviation * 100.0).round() as i32 },
                     max_positions,
@@ -257,13 +253,14 @@ impl BookArgs {
                 }
             }
             BookVerb::Add { book, games, plies, min_games, shard, scoring } => {
-                let path = to_grow(book)?;
+                let (path, book) = (book.clone(), existing(&book)?);
                 let mut all = Vec::new();
                 for file in &games {
                     all.extend(read_games(file)?);
                 }
                 BookRequest::Add {
                     path,
+                    book,
                     scoring: scoring.resolve(engine)?,
                     games: all,
                     max_ply: plies,
@@ -271,9 +268,12 @@ impl BookArgs {
                     shard,
                 }
             }
-            BookVerb::Deepen { book, count, scoring } => {
-                BookRequest::Deepen { path: to_grow(book)?, scoring: scoring.resolve(engine)?, count: count as usize }
-            }
+            BookVerb::Deepen { book, count, scoring } => BookRequest::Deepen {
+                book: existing(&book)?,
+                path: book,
+                scoring: scoring.resolve(engine)?,
+                count: count as usize,
+            },
             BookVerb::Show { book, moves } => {
                 let line = parse_moves(&moves).map_err(|e| CliError(format!("--moves: {e}")))?;
                 let mut game = Game::new(Position::initial());

@@ -10,7 +10,7 @@
 use crate::board::{BoardSize, Game, Move, Position};
 use crate::book::file::BookError;
 use crate::book::grow::{Grower, ScoreSettings};
-use crate::book::{Book, BookMove, EXACT_DEPTH, MoveSource, NO_LEAF, book_key, square_from_canonical};
+use crate::book::{Book, BookMove, EXACT_DEPTH, MoveSource};
 use crate::rng::Rng;
 use crate::search::Searcher;
 use std::path::{Path, PathBuf};
@@ -25,16 +25,10 @@ pub const LEARN_SELECTIVITY: u8 = 3;
 /// The most discs played of a position a `learn` adds (the book is for the opening).
 pub const LEARN_PLIES: u32 = 30;
 
-/// Reads a book file for play, checked whole; the error is one line that names the file
-/// (`cannot read b.book: …`, `b.book: the book is damaged (its checksum does not match)`). Only a
-/// regular file is read: a folder, a device or a pipe (`/dev/zero`, a FIFO nobody writes) could
-/// never end or never be a book.
+/// Reads a book file for play, checked whole ([`Book::load`]: a regular file only); the error is
+/// one line that names the file (`cannot read b.book: …`, `b.book: the book is damaged (its
+/// checksum does not match)`, `/dev/zero: not a book file`).
 pub fn read_book(path: &Path) -> Result<Book, String> {
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => return Err(format!("{}: not a book file", path.display())),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        Ok(_) => {}
-    }
     Book::load(path).map_err(|e| match e {
         BookError::Io(message) => message,
         other => format!("{}: {other}", path.display()),
@@ -170,34 +164,24 @@ pub fn learn(task: LearnTask, searcher: &mut Searcher, stop: &mut dyn FnMut() ->
     let LearnTask { book, path, game, settings, max_ply } = task;
     let mut book = Arc::unwrap_or_clone(book);
     let mut learnt = Learnt { book: None, path, added: 0, positions: 0, stopped: false, error: None };
+    let mut grower = Grower::new(&mut book, searcher, settings, None);
     let mut parent: Option<Position> = None;
     for pos in positions_to_learn(&game, max_ply) {
         if stop() {
             learnt.stopped = true;
             break;
         }
-        let is_new = book.get(&book_key(&pos).0).is_none();
-        let mut grower = Grower::new(&mut book, searcher, settings.clone(), None);
-        let step = grower.add_game(&pos, &[], max_ply, None).and_then(|added| {
-            learnt.added += added;
-            // The parent's leaf (its best move outside the book) may have been the move to this
-            // position, which the book now holds: the parent is scored again for its next best.
-            if let Some(p) = parent.filter(|_| is_new)
-                && let Some((entry, s)) = grower.book().probe(&p)
-                && entry.leaf != NO_LEAF
-                && grower.book().holds(&p.play(square_from_canonical(s, entry.leaf)))
-            {
-                grower.score(&p)?;
+        match grower.add_position(&pos, parent.as_ref(), None) {
+            Ok(new) => learnt.added += usize::from(new),
+            Err(e) => {
+                learnt.error = Some(e.to_string());
+                break;
             }
-            Ok(())
-        });
-        if let Err(e) = step {
-            learnt.error = Some(e.to_string());
-            break;
         }
         learnt.positions += 1;
         parent = Some(pos);
     }
+    drop(grower);
     if learnt.positions > 0 {
         book.negamax();
         if let Err(e) = book.save(&learnt.path) {
@@ -211,7 +195,7 @@ pub fn learn(task: LearnTask, searcher: &mut Searcher, stop: &mut dyn FnMut() ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{Entry, canonical_square};
+    use crate::book::{Entry, book_key, canonical_square};
     use crate::eval::{EvalKind, Evaluator};
     use crate::formats::move_list::parse_moves;
 

@@ -41,10 +41,11 @@ pub enum BookRequest {
     /// Start a book at `path` with the start position scored.
     New { path: PathBuf, scoring: Scoring },
     /// Grow by deviations.
-    Grow { path: PathBuf, scoring: Scoring, deviation: Deviation, max_positions: Option<u64>, shard: Shard },
+    Grow { path: PathBuf, book: Book, scoring: Scoring, deviation: Deviation, max_positions: Option<u64>, shard: Shard },
     /// Add games' positions.
     Add {
         path: PathBuf,
+        book: Book,
         scoring: Scoring,
         games: Vec<(Position, Vec<Move>)>,
         max_ply: u32,
@@ -52,7 +53,7 @@ pub enum BookRequest {
         shard: Shard,
     },
     /// Score again the shallowest positions.
-    Deepen { path: PathBuf, scoring: Scoring, count: usize },
+    Deepen { path: PathBuf, book: Book, scoring: Scoring, count: usize },
     /// A position's moves.
     Show { book: Book, position: Position, line: Vec<Move> },
     /// Counts.
@@ -67,9 +68,9 @@ pub enum BookRequest {
     Verify { book: Book, scoring: Scoring, positions: usize, extra_depth: u32, seed: u64 },
 }
 
-/// Loads the book at `path` with what its journal holds; says so when the journal held any.
-fn open(path: &Path, out: &mut dyn Write) -> Result<Book, BookError> {
-    let mut book = Book::load(path)?;
+/// The book at `path` (read by the caller) with what its journal holds; says so when the
+/// journal held any.
+fn resume(path: &Path, mut book: Book, out: &mut dyn Write) -> Result<Book, BookError> {
     let resumed = replay_journal(path, &mut book)?;
     if resumed > 0 {
         book.negamax();
@@ -79,11 +80,34 @@ fn open(path: &Path, out: &mut dyn Write) -> Result<Book, BookError> {
     Ok(book)
 }
 
-/// Writes `book` to `path` and drops the journal it now holds.
+/// Writes `book` to `path` and drops the journal it now holds: the end of a scoring run.
 fn checkpoint(book: &mut Book, path: &Path) -> Result<(), BookError> {
     book.negamax();
     book.save(path)?;
     remove_journal(path)
+}
+
+/// When a scoring run writes its book whole: every [`CHECKPOINT`].
+struct Checkpoints<'p> {
+    path: &'p Path,
+    last: Instant,
+}
+
+impl<'p> Checkpoints<'p> {
+    fn new(path: &'p Path) -> Checkpoints<'p> {
+        Checkpoints { path, last: Instant::now() }
+    }
+
+    /// Writes the book whole and starts the journal afresh if the last write is old enough.
+    fn tick(&mut self, grower: &mut Grower) -> io::Result<()> {
+        if self.last.elapsed() >= CHECKPOINT {
+            grower.negamax();
+            grower.book().save(self.path).map_err(bad)?;
+            grower.restart_journal(Journal::open_fresh(self.path).map_err(bad)?);
+            self.last = Instant::now();
+        }
+        Ok(())
+    }
 }
 
 /// A searcher for `scoring`.
@@ -123,13 +147,13 @@ pub fn run(request: BookRequest, out: &mut dyn Write) -> io::Result<()> {
                 entry.depth
             )
         }
-        BookRequest::Grow { path, scoring, deviation, max_positions, shard } => {
-            grow(&path, &scoring, deviation, max_positions, shard, out)
+        BookRequest::Grow { path, book, scoring, deviation, max_positions, shard } => {
+            grow(&path, book, &scoring, deviation, max_positions, shard, out)
         }
-        BookRequest::Add { path, scoring, games, max_ply, min_games, shard } => {
-            add(&path, &scoring, &games, max_ply, min_games, shard, out)
+        BookRequest::Add { path, book, scoring, games, max_ply, min_games, shard } => {
+            add(&path, book, &scoring, &games, max_ply, min_games, shard, out)
         }
-        BookRequest::Deepen { path, scoring, count } => deepen(&path, &scoring, count, out),
+        BookRequest::Deepen { path, book, scoring, count } => deepen(&path, book, &scoring, count, out),
         BookRequest::Show { book, position, line } => show(&book, &position, &line, out),
         BookRequest::Stats { path, book } => stats(&path, &book, out),
         BookRequest::Merge { out: path, books } => {
@@ -169,17 +193,18 @@ pub fn run(request: BookRequest, out: &mut dyn Write) -> io::Result<()> {
 /// `book grow`: rounds of deviations until none is left (or `max_positions` were added).
 fn grow(
     path: &Path,
+    book: Book,
     scoring: &Scoring,
     deviation: Deviation,
     max_positions: Option<u64>,
     shard: Shard,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut book = open(path, out).map_err(bad)?;
+    let mut book = resume(path, book, out).map_err(bad)?;
     let mut searcher = searcher(scoring)?;
     let journal = Journal::open(path).map_err(bad)?;
     let start = Instant::now();
-    let mut last_save = Instant::now();
+    let mut checkpoints = Checkpoints::new(path);
     let (mut added, mut rounds) = (0u64, 0u32);
     let mut grower = Grower::new(&mut book, &mut searcher, scoring.settings.clone(), Some(journal));
     'rounds: loop {
@@ -203,10 +228,7 @@ fn grow(
                 added += 1;
             }
             bar.inc(1);
-            if last_save.elapsed() >= CHECKPOINT {
-                grower.checkpoint(path).map_err(bad)?;
-                last_save = Instant::now();
-            }
+            checkpoints.tick(&mut grower)?;
         }
         bar.finish_and_clear();
         grower.negamax();
@@ -224,8 +246,10 @@ fn grow(
 }
 
 /// `book add`: the positions of games reached by at least `min_games` of them.
+#[allow(clippy::too_many_arguments)]
 fn add(
     path: &Path,
+    book: Book,
     scoring: &Scoring,
     games: &[(Position, Vec<Move>)],
     max_ply: u32,
@@ -233,12 +257,12 @@ fn add(
     shard: Shard,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut book = open(path, out).map_err(bad)?;
+    let mut book = resume(path, book, out).map_err(bad)?;
     let counts = count_positions(games, max_ply);
     let mut searcher = searcher(scoring)?;
     let journal = Journal::open(path).map_err(bad)?;
     let start = Instant::now();
-    let mut last_save = Instant::now();
+    let mut checkpoints = Checkpoints::new(path);
     let mut added = 0;
     let mine: Vec<&(Position, Vec<Move>)> =
         games.iter().enumerate().filter(|(j, _)| shard.contains(*j as u64)).map(|(_, g)| g).collect();
@@ -247,10 +271,7 @@ fn add(
     for (start_pos, moves) in mine {
         added += grower.add_game(start_pos, moves, max_ply, Some((&counts, min_games))).map_err(bad)?;
         bar.inc(1);
-        if last_save.elapsed() >= CHECKPOINT {
-            grower.checkpoint(path).map_err(bad)?;
-            last_save = Instant::now();
-        }
+        checkpoints.tick(&mut grower)?;
     }
     bar.finish_and_clear();
     let (searches, nodes) = (grower.searches, grower.nodes);
@@ -267,22 +288,19 @@ fn add(
 }
 
 /// `book deepen`: the `count` positions scored shallowest, scored again at the depth given.
-fn deepen(path: &Path, scoring: &Scoring, count: usize, out: &mut dyn Write) -> io::Result<()> {
-    let mut book = open(path, out).map_err(bad)?;
+fn deepen(path: &Path, book: Book, scoring: &Scoring, count: usize, out: &mut dyn Write) -> io::Result<()> {
+    let mut book = resume(path, book, out).map_err(bad)?;
     let mut searcher = searcher(scoring)?;
     let journal = Journal::open(path).map_err(bad)?;
     let start = Instant::now();
-    let mut last_save = Instant::now();
+    let mut checkpoints = Checkpoints::new(path);
     let mut grower = Grower::new(&mut book, &mut searcher, scoring.settings.clone(), Some(journal));
     let todo = grower.deepen_candidates(count);
     let bar = progress_bar(scoring.progress, todo.len() as u64, "positions");
     for pos in &todo {
         grower.score(pos).map_err(bad)?;
         bar.inc(1);
-        if last_save.elapsed() >= CHECKPOINT {
-            grower.checkpoint(path).map_err(bad)?;
-            last_save = Instant::now();
-        }
+        checkpoints.tick(&mut grower)?;
     }
     bar.finish_and_clear();
     drop(grower);
@@ -423,16 +441,6 @@ fn stats(path: &Path, book: &Book, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-impl Grower<'_> {
-    /// Writes the book to `path` and starts the journal afresh.
-    fn checkpoint(&mut self, path: &Path) -> Result<(), BookError> {
-        self.negamax();
-        self.book().save(path)?;
-        self.restart_journal(Journal::open_fresh(path)?);
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,6 +464,7 @@ mod tests {
         run(BookRequest::New { path: path.clone(), scoring: scoring(3) }, &mut out).unwrap();
         let grow = BookRequest::Grow {
             path: path.clone(),
+            book: Book::load(&path).unwrap(),
             scoring: scoring(3),
             deviation: Deviation { max_ply: 4, deviation: 200 },
             max_positions: None,
