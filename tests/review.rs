@@ -46,6 +46,30 @@ fn reviews_every_player_of_every_game() {
 }
 
 #[test]
+fn moves_before_the_exact_part_are_judged_by_a_search() {
+    let row = |args: &[&str], name: &str| {
+        let out = magpie(args);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{text}")).to_string();
+        (text, line.split_whitespace().skip(1).map(str::to_string).collect::<Vec<_>>())
+    };
+    let (text, deep) =
+        row(&["review", GAMES, "--from", "40", "--exact", "12", "--depth", "4", "--no-progress"], "Saio1200");
+    assert!(
+        text.starts_with("reviewing 12 games from 40 empties (depth 4 above 12 empties, exact below, selectivity 5,"),
+        "{text}"
+    );
+    let (_, exact) = row(&["review", GAMES, "--from", "12", "--no-progress"], "Saio1200");
+    let moves = |r: &[String]| r[1].parse::<usize>().unwrap();
+    // Saio1200 plays about half of the 40 last moves of its 12 games.
+    assert!(moves(&deep) >= 12 * 19 && moves(&deep) <= 12 * 21, "{deep:?}");
+    assert!(moves(&deep) > moves(&exact));
+    // A depth-4 search finds fault with some of a strong engine's middle-game moves.
+    assert!(deep[2].parse::<usize>().unwrap() > 0, "{deep:?}");
+}
+
+#[test]
 fn an_unreadable_game_or_file_is_one_error_line() {
     let dir = TempDir::new("review");
     let broken = dir.join("broken.ggf");
@@ -62,7 +86,8 @@ fn an_unreadable_game_or_file_is_one_error_line() {
     for (args, token) in [
         (vec!["review".to_string(), broken.display().to_string()], "game 2".to_string()),
         (vec!["review".to_string(), missing.display().to_string()], missing.display().to_string()),
-        (vec!["review".to_string(), GAMES.to_string(), "--from".to_string(), "31".to_string()], "'31'".to_string()),
+        (vec!["review".to_string(), GAMES.to_string(), "--from".to_string(), "61".to_string()], "'61'".to_string()),
+        (vec!["review".to_string(), GAMES.to_string(), "--exact".to_string(), "31".to_string()], "'31'".to_string()),
     ] {
         let out = magpie(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(out.status.code(), Some(2), "{args:?}");

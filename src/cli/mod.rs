@@ -11,6 +11,7 @@
 //! stderr naming the bad value or file; 1 when a run fails in another way (a write error) or a check
 //! fails (`solve`: an answer disagrees with the file). Nothing here panics on bad input.
 
+mod analyze;
 mod bench;
 mod bestmove;
 mod book;
@@ -34,6 +35,7 @@ use crate::formats::wthor::WthorGame;
 use crate::protocol::Protocol;
 use crate::search::tt::AllocError;
 use crate::tools;
+use crate::tools::analyze::AnalyzeRequest;
 use crate::tools::bestmove::BestMoveRequest;
 use crate::tools::datagen::DatagenRequest;
 use crate::tools::matches::{MatchConfig, MatchError};
@@ -75,6 +77,7 @@ enum Command {
     Bench(bench::BenchArgs),
     Solve(solve::SolveArgs),
     Review(review::ReviewArgs),
+    Analyze(analyze::AnalyzeArgs),
     Match(matches::MatchArgs),
     Openings(openings::OpeningsArgs),
     FitEval(fit_eval::FitEvalArgs),
@@ -131,6 +134,8 @@ pub enum Request {
     Solve(SolveRequest),
     /// Review the endgames of recorded games.
     Review(ReviewRequest),
+    /// Judge every move of one game.
+    Analyze(Box<AnalyzeRequest>),
     /// Run the bench.
     Bench {
         /// Depth of every search.
@@ -152,6 +157,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Bench(_) => "bench",
         Command::Solve(_) => "solve",
         Command::Review(_) => "review",
+        Command::Analyze(_) => "analyze",
         Command::Match(_) => "match",
         Command::Openings(_) => "openings",
         Command::FitEval(_) => "fit-eval",
@@ -211,6 +217,7 @@ where
         Command::Bench(args) => args.request(&engine),
         Command::Solve(args) => args.request(&engine),
         Command::Review(args) => args.request(&engine),
+        Command::Analyze(args) => args.request(&engine),
         Command::Match(args) => args.request(&engine),
         Command::Openings(args) => args.request(&engine),
         Command::FitEval(args) => args.request(&engine),
@@ -316,6 +323,9 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         }
         Request::Review(request) => {
             tools::review::run(&request, &mut stdout)?;
+        }
+        Request::Analyze(request) => {
+            tools::analyze::run(&request, &mut stdout)?;
         }
         Request::Match(config) => match tools::matches::run_match(*config, &mut stdout) {
             Ok(_) => {}

@@ -3,18 +3,26 @@
 use super::shared::{Solver, SolverArgs};
 use super::{CliError, EngineArgs, Request};
 use crate::formats::ggf::parse_ggf_games;
+use crate::tools::analyze::{self, Judge};
 use crate::tools::review::{self, ReviewRequest};
 use std::path::PathBuf;
 
-/// What each player's endgame moves lost to perfect play in GGF games (a match's, say).
+/// What each player's moves lost in GGF games (a match's, say): to perfect play from --exact
+/// empties down, to searches of --depth before.
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
     /// GGF files, one game a line (as `magpie match --out` writes them).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Judge the moves from this many empty squares down (1 to 30), each position solved exactly.
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_FROM as i64))]
+    /// Judge the moves from this many empty squares down (1 to 60).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=60))]
     from: u32,
+    /// Solve the positions with this many empty squares or fewer exactly (1 to 30).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_EXACT as i64))]
+    exact: u32,
+    /// The depth of the search of the positions with more empty squares than --exact.
+    #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
     #[command(flatten)]
     solver: SolverArgs,
     /// Print one JSON object a line (each player, then the totals; see docs/tools.md) instead of
@@ -44,10 +52,9 @@ impl ReviewArgs {
         Ok(Request::Review(ReviewRequest {
             games,
             from: self.from,
-            eval,
+            judge: Judge { eval, depth: self.depth, movetime: None, exact: self.exact, selectivity },
             threads,
             hash_mib,
-            selectivity,
             json: self.json,
             progress: !self.no_progress,
         }))

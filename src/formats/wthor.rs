@@ -166,6 +166,26 @@ pub fn write_wtb(header: &WthorHeader, games: &[WthorGame]) -> Vec<u8> {
     bytes
 }
 
+/// Bytes of a record of `WTHOR.JOU`, the players' names.
+pub const NAME_RECORD_LEN: usize = 20;
+
+/// The players' names of a `WTHOR.JOU` file's bytes, by id: a 16-byte header, then a 20-byte
+/// record per player, the name in Latin-1 ended by a zero byte. Names not given by the header's
+/// count are not read; a file shorter than its count gives the names it has.
+pub fn parse_player_names(bytes: &[u8]) -> Vec<String> {
+    let Some(header) = bytes.get(..HEADER_LEN) else { return Vec::new() };
+    let count = usize::from(u16::from_le_bytes([header[8], header[9]]));
+    bytes[HEADER_LEN..]
+        .chunks_exact(NAME_RECORD_LEN)
+        .take(count)
+        .map(|record| {
+            let name = record.split(|&b| b == 0).next().unwrap_or_default();
+            // Latin-1 maps each byte to the character of that code.
+            name.iter().map(|&b| char::from(b)).collect::<String>().trim().to_string()
+        })
+        .collect()
+}
+
 /// The `.wtb` files of a directory (or the file itself), in name order.
 pub fn wtb_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if path.is_file() {
@@ -221,6 +241,22 @@ mod tests {
         let names: Vec<String> = g.moves.iter().map(|s| s.to_string()).collect();
         assert_eq!(names, ["f5", "d6", "c3", "d3", "c4"]);
         assert_eq!(g.replay().unwrap().moves().len(), 5);
+    }
+
+    #[test]
+    fn player_names_are_latin_1_records() {
+        let mut bytes = vec![0u8; HEADER_LEN];
+        bytes[8] = 2;
+        for name in [&b"Tastet Marc"[..], b"M\xe9ril Ann"] {
+            let mut record = name.to_vec();
+            record.resize(NAME_RECORD_LEN, 0);
+            bytes.extend_from_slice(&record);
+        }
+        // A record beyond the header's count is not a name.
+        bytes.extend_from_slice(&[b'x'; NAME_RECORD_LEN]);
+        assert_eq!(parse_player_names(&bytes), ["Tastet Marc", "M\u{e9}ril Ann"]);
+        assert_eq!(parse_player_names(&bytes[..HEADER_LEN + 25]), ["Tastet Marc"]);
+        assert!(parse_player_names(&bytes[..3]).is_empty());
     }
 
     #[test]

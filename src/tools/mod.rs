@@ -1,5 +1,6 @@
 //! The tools around the engine, each a subcommand over the same library.
 
+pub mod analyze;
 pub mod bench;
 pub mod bestmove;
 pub mod book;

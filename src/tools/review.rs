@@ -1,19 +1,22 @@
-//! `magpie review FILE.ggf…`: what each player's endgame moves lost to perfect play in recorded
-//! games (the GGF of a match, say).
+//! `magpie review FILE.ggf…`: what each player's moves lost in recorded games (the GGF of a
+//! match, say), to perfect play in the endgame and to a deeper search before it.
 //!
-//! Every position of every game from `--from` empty squares down is solved exactly. A move loses
-//! the value of the position before it less the value of the position after it, both for the
-//! mover; it turns the result when a won game becomes drawn or lost, or a drawn one lost. Per
+//! Every position of every game from `--from` empty squares down is judged: from `--exact` empty
+//! squares down it is solved exactly, and a move loses the value of the position before it less
+//! the value of the position after it, both for the mover; it turns the result when a won game
+//! becomes drawn or lost, or a drawn one lost. Above `--exact`, a move is judged as `magpie
+//! analyze` judges it ([`Judge`]): the best move's value less the move played's, both from
+//! searches of `--depth` (results turned are counted only where the values are exact). Per
 //! player (the GGF's `PB` and `PW` names): the moves judged, the discs lost a game, the moves
 //! that lost discs, the results turned, and the discs lost a game at each number of empties. Each
 //! game is listed first with its players and its opening (the last named opening it passed, see
 //! [`crate::book::names`]). With `--json`, one JSON object a line instead: each game, each player,
 //! then the totals.
 
+use super::analyze::Judge;
 use super::solve::{json_line, solve};
 use crate::board::{Color, Move};
 use crate::book::names::opening_name;
-use crate::eval::Evaluator;
 use crate::formats::ggf::GgfGame;
 use crate::search::{Searcher, TranspositionTable};
 use serde::Serialize;
@@ -22,8 +25,8 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The most empty squares a review starts from: beyond, an exact solve takes minutes.
-pub const MAX_FROM: u32 = 30;
+/// The most empty squares the exact part of a review starts from: beyond, a solve takes minutes.
+pub const MAX_EXACT: u32 = 30;
 
 /// What to review and how.
 #[derive(Clone, Debug)]
@@ -32,15 +35,13 @@ pub struct ReviewRequest {
     pub games: Vec<GgfGame>,
     /// Moves are judged from this many empty squares down.
     pub from: u32,
-    /// The evaluation that orders the solver's moves.
-    pub eval: Evaluator,
+    /// How positions are searched: exactly from `judge.exact` empty squares down, to
+    /// `judge.depth` above.
+    pub judge: Judge,
     /// Search threads.
     pub threads: usize,
     /// Table size in MiB.
     pub hash_mib: usize,
-    /// Multi-ProbCut's selectivity for the selective solves before each exact one (the answers
-    /// are exact at any level).
-    pub selectivity: u8,
     /// Write JSON lines rather than the table.
     pub json: bool,
     /// Show a progress bar on stderr.
@@ -54,21 +55,18 @@ pub struct MoveReview {
     pub color: Color,
     /// The empty squares before it.
     pub empties: u32,
-    /// Discs lost to perfect play (0 for a best move).
+    /// Centi-discs lost to perfect play, or to the best move of a search (0 for a best move).
     pub loss: i32,
-    /// Whether it made a won game drawn or lost, or a drawn one lost.
+    /// Whether it made a won game drawn or lost, or a drawn one lost (judged only where the
+    /// values are exact).
     pub turned: bool,
 }
 
 /// The judged moves of `game`: every move (passes aside) from a position with at most `from`
-/// empty squares, each position solved exactly by `searcher`.
-pub fn review_game(
-    searcher: &mut Searcher,
-    eval: &Evaluator,
-    game: &GgfGame,
-    from: u32,
-    selectivity: u8,
-) -> Vec<MoveReview> {
+/// empty squares, each position with at most `judge.exact` solved exactly by `searcher`, the
+/// others judged by searches of `judge.depth`.
+pub fn review_game(searcher: &mut Searcher, judge: &Judge, game: &GgfGame, from: u32) -> Vec<MoveReview> {
+    let (eval, selectivity) = (&judge.eval, judge.selectivity);
     let mut reviews = Vec::new();
     let mut pos = game.start();
     // The exact value of `pos` for its side to move, once solved.
@@ -78,7 +76,19 @@ pub fn review_game(
             // The parser checked every move; a game that does not replay is left there.
             break;
         };
-        if played.mv != Move::Pass && pos.empty_count() <= from {
+        if let Move::Play(square) = played.mv
+            && pos.empty_count() <= from
+            && pos.empty_count() > judge.exact
+        {
+            let judgement = judge.judge(searcher, &pos, square);
+            reviews.push(MoveReview {
+                color: played.color,
+                empties: pos.empty_count(),
+                loss: judgement.loss(),
+                turned: false,
+            });
+            value = None;
+        } else if played.mv != Move::Pass && pos.empty_count() <= from {
             let before = value.unwrap_or_else(|| solve(searcher, eval, &pos, false, selectivity).score);
             let after_for_next = solve(searcher, eval, &next, false, selectivity).score;
             // After a move the other side is to move (it may have to pass: `solve` counts that).
@@ -86,7 +96,7 @@ pub fn review_game(
             reviews.push(MoveReview {
                 color: played.color,
                 empties: pos.empty_count(),
-                loss: before - after,
+                loss: 100 * (before - after),
                 turned: after.signum() < before.signum(),
             });
             value = Some(after_for_next);
@@ -109,12 +119,12 @@ pub struct PlayerSummary {
     pub errors: usize,
     /// Results turned.
     pub turned: usize,
-    /// Discs lost in all, by empty squares before the move.
+    /// Centi-discs lost in all, by empty squares before the move.
     pub lost_by_empties: BTreeMap<u32, i64>,
 }
 
 impl PlayerSummary {
-    /// Discs lost in all.
+    /// Centi-discs lost in all.
     pub fn lost(&self) -> i64 {
         self.lost_by_empties.values().sum()
     }
@@ -156,12 +166,17 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
     if !request.json {
+        let method = if request.from <= request.judge.exact {
+            "exact".to_string()
+        } else {
+            format!("depth {} above {} empties, exact below", request.judge.depth, request.judge.exact)
+        };
         writeln!(
             out,
-            "reviewing {} games from {} empties (exact, selectivity {}, {} thread{}, {} MiB table)",
+            "reviewing {} games from {} empties ({method}, selectivity {}, {} thread{}, {} MiB table)",
             request.games.len(),
             request.from,
-            request.selectivity,
+            request.judge.selectivity,
             searcher.threads(),
             if searcher.threads() == 1 { "" } else { "s" },
             searcher.table().mib()
@@ -176,7 +191,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
         for color in [Color::Black, Color::White] {
             players.entry(player_name(game, color)).or_default().games += 1;
         }
-        for review in review_game(&mut searcher, &request.eval, game, request.from, request.selectivity) {
+        for review in review_game(&mut searcher, &request.judge, game, request.from) {
             let player = players.entry(player_name(game, review.color)).or_default();
             player.moves += 1;
             player.errors += usize::from(review.loss > 0);
@@ -194,9 +209,9 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
     Ok(players)
 }
 
-/// Discs lost a game.
+/// Discs lost a game, from centi-discs in all.
 fn per_game(lost: i64, games: usize) -> f64 {
-    lost as f64 / games.max(1) as f64
+    lost as f64 / 100.0 / games.max(1) as f64
 }
 
 /// A line per game (`game 1: Saio1200 vs Saio3000, opening: Tiger`), the table per player, then
@@ -262,10 +277,10 @@ struct PlayerJson<'a> {
     games: usize,
     moves: usize,
     errors: usize,
-    lost: i64,
+    lost: f64,
     lost_per_game: f64,
     turned: usize,
-    lost_by_empties: BTreeMap<u32, i64>,
+    lost_by_empties: BTreeMap<u32, f64>,
 }
 
 /// The totals' JSON line.
@@ -275,6 +290,8 @@ struct TotalJson {
     kind: &'static str,
     games: usize,
     from: u32,
+    exact_from: u32,
+    depth: u32,
     selectivity: u8,
     time: f64,
 }
@@ -299,10 +316,15 @@ fn write_json(
             games: p.games,
             moves: p.moves,
             errors: p.errors,
-            lost: p.lost(),
+            lost: per_game(p.lost(), 1),
             lost_per_game: per_game(p.lost(), p.games),
             turned: p.turned,
-            lost_by_empties: p.lost_by_empties.iter().filter(|&(_, &lost)| lost != 0).map(|(&e, &l)| (e, l)).collect(),
+            lost_by_empties: p
+                .lost_by_empties
+                .iter()
+                .filter(|&(_, &lost)| lost != 0)
+                .map(|(&e, &l)| (e, per_game(l, 1)))
+                .collect(),
         };
         json_line(out, &player)?;
     }
@@ -310,7 +332,9 @@ fn write_json(
         kind: "total",
         games: request.games.len(),
         from: request.from,
-        selectivity: request.selectivity,
+        exact_from: request.judge.exact.min(request.from),
+        depth: request.judge.depth,
+        selectivity: request.judge.selectivity,
         time: seconds,
     };
     json_line(out, &total)
@@ -321,7 +345,13 @@ mod tests {
     use super::*;
     use crate::board::testing::{minimax, random_line};
     use crate::board::{BoardSize, Position};
+    use crate::eval::Evaluator;
     use crate::rng::Rng;
+
+    /// A judge that solves from `exact` empties down at `selectivity`.
+    fn exact_judge(exact: u32, selectivity: u8) -> Judge {
+        Judge { eval: Evaluator::new(crate::eval::EvalKind::Pattern), depth: 1, movetime: None, exact, selectivity }
+    }
 
     /// A game from `start` through `moves` (passes written out where forced).
     fn game_of(start: Position, moves: &[Move]) -> GgfGame {
@@ -356,19 +386,13 @@ mod tests {
                 expected.push((
                     pos.side_to_move(),
                     pos.empty_count(),
-                    before - after,
+                    100 * (before - after),
                     after.signum() < before.signum(),
                 ));
                 moves.push(Move::Play(sq));
                 pos = next;
             }
-            let reviews = review_game(
-                &mut searcher,
-                &Evaluator::new(crate::eval::EvalKind::Pattern),
-                &game_of(start, &moves),
-                10,
-                4,
-            );
+            let reviews = review_game(&mut searcher, &exact_judge(10, 4), &game_of(start, &moves), 10);
             let got: Vec<_> = reviews.iter().map(|r| (r.color, r.empties, r.loss, r.turned)).collect();
             assert_eq!(got, expected, "{start}");
             lost += expected.iter().map(|e| e.2).sum::<i32>();
@@ -390,8 +414,7 @@ mod tests {
             pos = pos.try_play(mv).unwrap();
         }
         let mut searcher = Searcher::with_hash(4).unwrap();
-        let reviews =
-            review_game(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &game_of(start, &moves), 9, 4);
+        let reviews = review_game(&mut searcher, &exact_judge(9, 4), &game_of(start, &moves), 9);
         assert!(judged > 0);
         assert_eq!(reviews.len(), judged);
         assert!(reviews.iter().all(|r| r.empties <= 9 && r.loss >= 0));

@@ -1,0 +1,267 @@
+//! The picture of a game's score (`magpie analyze --svg FILE`): the value after each move from
+//! Black's side, as NBoard draws it, one point per move (filled for Black's moves, open for
+//! White's; hover one for its numbers), the exactly solved part of the game shaded, and every
+//! mistake and blunder ringed and labelled with its move and loss. SVG is text: written here
+//! without a library.
+
+use super::{Analysis, Class, MoveAnalysis, report::result_text};
+use crate::board::Color;
+use crate::protocol::ugi::discs_text;
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+/// The picture's size and margins, in pixels.
+const WIDTH: f64 = 960.0;
+const HEIGHT: f64 = 456.0;
+const LEFT: f64 = 60.0;
+const RIGHT: f64 = 24.0;
+const TOP: f64 = 64.0;
+const BOTTOM: f64 = 72.0;
+
+/// `text` with XML's special characters escaped.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&apos;"),
+            // Characters XML 1.0 does not allow (controls other than tab and newlines).
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// Where the plot puts a move number and a score in discs.
+struct Scale {
+    /// The last move number on the axis.
+    moves: f64,
+    /// The largest score on the axis either way, in discs.
+    discs: f64,
+}
+
+impl Scale {
+    fn x(&self, number: f64) -> f64 {
+        LEFT + (WIDTH - LEFT - RIGHT) * number / self.moves
+    }
+
+    fn y(&self, discs: f64) -> f64 {
+        let middle = TOP + (HEIGHT - TOP - BOTTOM) / 2.0;
+        middle - (HEIGHT - TOP - BOTTOM) / 2.0 * discs / self.discs
+    }
+}
+
+/// A label's box, in pixels.
+struct Box {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+impl Box {
+    /// A square of half-side `r` around a point.
+    fn around(x: f64, y: f64, r: f64) -> Box {
+        Box { left: x - r, right: x + r, top: y - r, bottom: y + r }
+    }
+
+    fn overlaps(&self, other: &Box) -> bool {
+        self.left < other.right && other.left < self.right && self.top < other.bottom && other.top < self.bottom
+    }
+}
+
+/// The label of a marked move: `23. c4 -7.3`.
+fn label(m: &MoveAnalysis) -> String {
+    format!("{}. {} \u{2212}{:.1}", m.number, m.played, f64::from(m.loss()) / 100.0)
+}
+
+/// The SVG text of `analysis`'s score graph.
+pub fn render(analysis: &Analysis) -> String {
+    let moves = &analysis.moves;
+    let last = moves.last().map_or(0, |m| m.number);
+    let scale_moves = (analysis.start.empty_count() as usize).max(last).max(1) as f64;
+    let largest = moves.iter().map(|m| (f64::from(m.black_value) / 100.0).abs()).fold(0.0, f64::max);
+    let step = if largest > 32.0 { 16.0 } else { 8.0 };
+    let discs = ((largest / step).ceil() * step).clamp(step, 64.0);
+    let scale = Scale { moves: scale_moves, discs };
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
+    );
+    let title =
+        format!("{} vs {}: {}", analysis.who(Color::Black), analysis.who(Color::White), result_text(analysis.result));
+    let _ = writeln!(svg, "<title>{}</title>", escape(&title));
+    let _ = writeln!(svg, r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#);
+    let _ = writeln!(svg, r#"<text x="{LEFT}" y="22" font-size="16" font-weight="bold">{}</text>"#, escape(&title));
+    let subtitle = format!(
+        "{}opening: {}; Magpie, {}",
+        if analysis.source.is_empty() { String::new() } else { format!("{}; ", analysis.source) },
+        analysis.opening.unwrap_or("(none)"),
+        analysis.method()
+    );
+    let _ = writeln!(svg, r##"<text x="{LEFT}" y="42" fill="#444">{}</text>"##, escape(&subtitle));
+    let (plot_top, plot_bottom) = (scale.y(discs), scale.y(-discs));
+    // The part of the game solved exactly.
+    if let Some(first) = moves.iter().find(|m| m.judgement.exact) {
+        let x = scale.x(first.number as f64 - 0.5);
+        let _ = writeln!(
+            svg,
+            r##"<rect class="exact" x="{x:.1}" y="{plot_top:.1}" width="{:.1}" height="{:.1}" fill="#eef3fb"/>"##,
+            scale.x(scale_moves) - x,
+            plot_bottom - plot_top
+        );
+        let _ = writeln!(svg, r##"<text x="{:.1}" y="{:.1}" fill="#6a7fa8">exact</text>"##, x + 4.0, plot_top + 14.0);
+    }
+    // The grid: every `step` discs and every 10 moves.
+    let mut d = -discs;
+    while d <= discs + 1e-9 {
+        let y = scale.y(d);
+        let (stroke, width) = if d == 0.0 { ("#888", 1.5) } else { ("#ddd", 1.0) };
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{stroke}" stroke-width="{width}"/>"#,
+            scale.x(scale_moves)
+        );
+        let text = if d == 0.0 { "0".to_string() } else { format!("{d:+}") };
+        let _ = writeln!(svg, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{text}</text>"#, LEFT - 6.0, y + 4.0);
+        d += step;
+    }
+    for n in (0..=scale_moves as usize).step_by(10) {
+        let x = scale.x(n as f64);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x:.1}" y1="{plot_top:.1}" x2="{x:.1}" y2="{plot_bottom:.1}" stroke="#eee"/>"##
+        );
+        let _ = writeln!(svg, r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{n}</text>"#, plot_bottom + 16.0);
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">move</text>"#,
+        (LEFT + scale.x(scale_moves)) / 2.0,
+        plot_bottom + 32.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">Black's score (discs)</text>"#,
+        (plot_top + plot_bottom) / 2.0
+    );
+    // The score line, then a point per move.
+    let points: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{:.1},{:.1}", scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0)))
+        .collect();
+    if !points.is_empty() {
+        let _ = writeln!(
+            svg,
+            r##"<polyline points="{}" fill="none" stroke="#333" stroke-width="1.5"/>"##,
+            points.join(" ")
+        );
+    }
+    for m in moves {
+        let (x, y) = (scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0));
+        let (fill, color) = if m.color == Color::Black { ("#000", "Black") } else { ("#fff", "White") };
+        let j = &m.judgement;
+        let tip = format!(
+            "{}. {color} {}: {} for {color} ({}), best {} {}, loss {:.2}, {}",
+            m.number,
+            m.played,
+            discs_text(j.played_value),
+            if j.exact { "exact".to_string() } else { format!("depth {}", j.depth) },
+            j.best,
+            discs_text(j.best_value),
+            f64::from(m.loss()) / 100.0,
+            m.class().name()
+        );
+        let _ = writeln!(
+            svg,
+            r##"<circle class="move" cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{fill}" stroke="#000"><title>{}</title></circle>"##,
+            escape(&tip)
+        );
+    }
+    // The mistakes: ringed and labelled, each label where it overlaps no earlier one.
+    // What a label must not cover: the points and the line between them.
+    let xy: Vec<(f64, f64)> =
+        moves.iter().map(|m| (scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0))).collect();
+    let mut placed: Vec<Box> = xy.iter().map(|&(x, y)| Box::around(x, y, 8.0)).collect();
+    for pair in xy.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        for k in 1..8 {
+            let t = f64::from(k) / 8.0;
+            placed.push(Box::around(x0 + t * (x1 - x0), y0 + t * (y1 - y0), 1.5));
+        }
+    }
+    for m in moves.iter().filter(|m| m.class().is_marked()) {
+        let (x, y) = (scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0));
+        let ring = if m.class() == Class::Blunder { "#d62728" } else { "#ff8c00" };
+        let _ = writeln!(
+            svg,
+            r#"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="8" fill="none" stroke="{ring}" stroke-width="2"/>"#,
+            m.class().name()
+        );
+        let text = label(m);
+        let width = 7.0 * text.chars().count() as f64;
+        // Baselines tried in turn: just below or above the point (the roomier side first), then
+        // further out.
+        let below_first = y < (plot_top + plot_bottom) / 2.0;
+        let spot = [16.0, 24.0, 32.0, 40.0, 48.0, 56.0, 64.0, 72.0]
+            .iter()
+            .flat_map(|&d| if below_first { [y + d + 4.0, y - d + 8.0] } else { [y - d + 8.0, y + d + 4.0] })
+            .map(|baseline| Box {
+                left: x - width / 2.0,
+                right: x + width / 2.0,
+                top: baseline - 12.0,
+                bottom: baseline + 2.0,
+            })
+            .find(|b| b.top >= plot_top && b.bottom <= plot_bottom && !placed.iter().any(|p| p.overlaps(b)));
+        let Some(spot) = spot else { continue };
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{ring}" font-weight="bold">{}</text>"#,
+            spot.bottom - 2.0,
+            escape(&text)
+        );
+        placed.push(spot);
+    }
+    // The legend.
+    let ly = HEIGHT - 8.0;
+    let lx = WIDTH - RIGHT - 470.0;
+    let _ = writeln!(
+        svg,
+        r##"<g class="legend"><circle cx="{lx}" cy="{:.1}" r="3.5" fill="#000" stroke="#000"/><text x="{:.1}" y="{ly}">Black's move</text><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#fff" stroke="#000"/><text x="{:.1}" y="{ly}">White's move</text><circle cx="{:.1}" cy="{:.1}" r="7" fill="none" stroke="#ff8c00" stroke-width="2"/><text x="{:.1}" y="{ly}">mistake (4 to 8 discs)</text><circle cx="{:.1}" cy="{:.1}" r="7" fill="none" stroke="#d62728" stroke-width="2"/><text x="{:.1}" y="{ly}">blunder (8 or more)</text></g>"##,
+        ly - 4.0,
+        lx + 8.0,
+        lx + 100.0,
+        ly - 4.0,
+        lx + 108.0,
+        lx + 205.0,
+        ly - 4.0,
+        lx + 216.0,
+        lx + 355.0,
+        ly - 4.0,
+        lx + 366.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Writes the picture of `analysis` to `path`.
+pub fn write(path: &Path, analysis: &Analysis) -> io::Result<()> {
+    std::fs::write(path, render(analysis)).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_for_xml() {
+        assert_eq!(escape(r#"Tom & "Jerry" <x> 'y'"#), "Tom &amp; &quot;Jerry&quot; &lt;x&gt; &apos;y&apos;");
+        assert_eq!(escape("a\u{1}b"), "a b");
+    }
+}
