@@ -13,9 +13,9 @@
 //! Modules: [`limits`] (what bounds a search, time plans), [`tt`] (the transposition table),
 //! [`ordering`] (move ordering), [`worker`] (one thread's state), [`midgame`] (the depth-limited
 //! search), [`endgame`] (the exact solver), [`root`] (iterative deepening and the root),
-//! [`split`] (parallel search).
+//! [`split`] (the split points threads share) and [`parallel`] (the threads' side of them).
 //!
-//! Parallel search is young brothers wait ([`split`]): the main thread runs the iterative
+//! Parallel search is young brothers wait ([`parallel`]): the main thread runs the iterative
 //! deepening, reports, keeps the clock and decides when all stop; the other threads help at the
 //! nodes it (or they) open to them once a node's first move has been searched. Lazy SMP (every
 //! thread searching the same tree, sharing the table) was measured first and gave no speed-up on
@@ -26,6 +26,7 @@ pub mod eval_stack;
 pub mod limits;
 pub mod midgame;
 pub mod ordering;
+pub mod parallel;
 pub mod root;
 pub mod split;
 pub mod tt;

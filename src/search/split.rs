@@ -1,21 +1,12 @@
-//! Parallel search by young brothers wait (YBWC), as Edax does it: a null-window node searches its
-//! first move alone; if that does not cut and a thread is idle, the node becomes a split point
-//! whose other moves any thread may take, each searched with the node's null window.
+//! The structures that threads share in a parallel search by young brothers wait (see
+//! [`super::parallel`] for the search itself): split points, nodes whose remaining moves any
+//! thread may take, and the pool of the open ones with the threads waiting for work.
 //!
-//! - The thread that owns the split point takes moves too. Once none is left it waits for the
-//!   helpers still searching there, and meanwhile helps at split points opened below its own (the
-//!   "helpful master"), so that with two threads neither stays idle for long.
-//! - A move that beats alpha cuts the split point: the threads searching its other moves, and
-//!   every split point below them, see it at their next poll and drop their work.
-//! - Helpers that have nothing to do wait on a condition variable; the search's end wakes them.
-//!
-//! Measured on FFO #40-#47 against lazy SMP (every thread searching the same tree, sharing the
-//! table), which gave no speed-up at all on exact solves: see docs/search.md.
+//! This module knows nothing of the threads' own state: a split point hands out moves and
+//! collects their scores under its lock, and says whether it (or one above it) was cut.
 
-use super::SearchControl;
-use super::ordering::MoveList;
-use super::worker::Worker;
-use crate::board::{Position, Square};
+use super::ordering::{MoveList, ScoredMove};
+use crate::board::Position;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -40,10 +31,14 @@ struct SplitMoves {
 
 /// A node whose remaining moves several threads search.
 pub struct SplitPoint {
-    position: Position,
-    alpha: i32,
-    ply: usize,
-    kind: SplitKind,
+    /// The node.
+    pub position: Position,
+    /// The null window's alpha: a move scoring above it cuts the node.
+    pub alpha: i32,
+    /// The node's ply from the root.
+    pub ply: usize,
+    /// The search its moves are searched with.
+    pub kind: SplitKind,
     moves: Mutex<SplitMoves>,
     cut: AtomicBool,
     /// Helpers (not the owner) searching here now.
@@ -53,6 +48,93 @@ pub struct SplitPoint {
 }
 
 impl SplitPoint {
+    /// The split point of `position`'s moves `list[next..]` with the null window at `alpha`,
+    /// `best` being what the moves before `next` gave, under `parent`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        position: Position,
+        alpha: i32,
+        ply: usize,
+        kind: SplitKind,
+        list: MoveList,
+        next: usize,
+        best: (i32, u8),
+        parent: Option<Arc<SplitPoint>>,
+    ) -> SplitPoint {
+        SplitPoint {
+            position,
+            alpha,
+            ply,
+            kind,
+            moves: Mutex::new(SplitMoves { list, next, best: best.0, best_move: best.1 }),
+            cut: AtomicBool::new(false),
+            workers: AtomicUsize::new(0),
+            parent,
+        }
+    }
+
+    /// The split point above this one.
+    pub fn parent(&self) -> Option<&SplitPoint> {
+        self.parent.as_deref()
+    }
+
+    /// Whether a split point above this one has been cut.
+    pub fn is_cut_above(&self) -> bool {
+        self.parent().is_some_and(SplitPoint::is_cut)
+    }
+
+    /// Whether this split point itself has been cut.
+    pub fn is_cut_here(&self) -> bool {
+        self.cut.load(Relaxed)
+    }
+
+    /// Cuts this split point: the threads under it give up their work.
+    pub fn cut(&self) {
+        self.cut.store(true, Relaxed);
+    }
+
+    /// The next move to search, unless the split point is cut or has none left.
+    pub fn take_move(&self) -> Option<ScoredMove> {
+        let mut moves = self.lock();
+        if self.is_cut_here() || moves.next >= moves.list.len() {
+            return None;
+        }
+        let i = moves.next;
+        moves.next += 1;
+        Some(moves.list.pick(i))
+    }
+
+    /// Records a searched move's score; a score above alpha cuts the split point (and returns
+    /// true).
+    pub fn record(&self, score: i32, square: u8) -> bool {
+        let mut moves = self.lock();
+        if score > moves.best {
+            moves.best = score;
+            moves.best_move = square;
+        }
+        if score > self.alpha {
+            self.cut();
+            return true;
+        }
+        false
+    }
+
+    /// The best score and move recorded.
+    pub fn best(&self) -> (i32, u8) {
+        let moves = self.lock();
+        (moves.best, moves.best_move)
+    }
+
+    /// Helpers (not the owner) searching here now.
+    pub fn helpers(&self) -> usize {
+        self.workers.load(Relaxed)
+    }
+
+    /// A helper leaves.
+    pub fn leave(&self) {
+        self.workers.fetch_sub(1, Relaxed);
+    }
+
     /// Whether this split point or one above it has been cut.
     pub fn is_cut(&self) -> bool {
         let mut sp = Some(self);
@@ -66,7 +148,7 @@ impl SplitPoint {
     }
 
     /// Whether `ancestor` is this split point or one above it.
-    fn descends_from(&self, ancestor: &SplitPoint) -> bool {
+    pub fn descends_from(&self, ancestor: &SplitPoint) -> bool {
         let mut sp = Some(self);
         while let Some(s) = sp {
             if std::ptr::eq(s, ancestor) {
@@ -117,189 +199,55 @@ impl SplitPool {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn publish(&self, sp: &Arc<SplitPoint>) {
+    /// Opens `sp` to the helpers.
+    pub fn publish(&self, sp: &Arc<SplitPoint>) {
         self.lock().push(Arc::clone(sp));
         self.wake.notify_all();
     }
 
-    fn withdraw(&self, sp: &Arc<SplitPoint>) {
+    /// Closes `sp`: no helper joins it any more.
+    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
         self.lock().retain(|s| !Arc::ptr_eq(s, sp));
     }
 
     /// Joins an open split point with moves left that `accept` accepts, counting this thread as
     /// one of its workers.
-    fn join(&self, accept: impl Fn(&SplitPoint) -> bool) -> Option<Arc<SplitPoint>> {
+    pub fn join(&self, accept: impl Fn(&SplitPoint) -> bool) -> Option<Arc<SplitPoint>> {
         let open = self.lock();
         let sp = open.iter().find(|sp| accept(sp) && sp.has_moves())?;
         sp.workers.fetch_add(1, Relaxed);
         Some(Arc::clone(sp))
     }
 
+    /// Counts a thread as idle (waiting for work) or no longer.
+    pub fn set_idle(&self, idle: bool) {
+        if idle {
+            self.idle.fetch_add(1, Relaxed);
+        } else {
+            self.idle.fetch_sub(1, Relaxed);
+        }
+    }
+
+    /// Waits for an open split point with moves left and joins it, or returns `None` once `stop`
+    /// is set.
+    pub fn wait_for_work(&self, stop: &AtomicBool) -> Option<Arc<SplitPoint>> {
+        let mut open = self.lock();
+        loop {
+            if stop.load(Relaxed) {
+                return None;
+            }
+            if let Some(sp) = open.iter().find(|sp| sp.has_moves()) {
+                sp.workers.fetch_add(1, Relaxed);
+                return Some(Arc::clone(sp));
+            }
+            open = self.wake.wait_timeout(open, Duration::from_millis(1)).map_or_else(|e| e.into_inner().0, |r| r.0);
+        }
+    }
+
     /// Wakes every waiting helper (the search is over).
     pub fn wake_all(&self) {
         let _guard = self.lock();
         self.wake.notify_all();
-    }
-}
-
-impl Worker {
-    /// Whether this worker must give up what it searches: the search stopped, or a split point it
-    /// works under was cut.
-    #[inline]
-    pub(super) fn halted(&self) -> bool {
-        self.stopped.is_some() || self.aborted || self.over_budget
-    }
-
-    /// Whether a node could be split now: another thread is idle.
-    #[inline]
-    pub(super) fn can_split(&self) -> bool {
-        self.shared.pool.has_idle()
-    }
-
-    /// Searches the moves `list[next..]` of `pos` with the null window at `alpha`, with whatever
-    /// threads are idle; `best` and `best_move` are what the moves before `next` gave. Returns the
-    /// best score and move (meaningless if the worker halted).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn split(
-        &mut self,
-        pos: &Position,
-        alpha: i32,
-        ply: usize,
-        kind: SplitKind,
-        list: MoveList,
-        next: usize,
-        best: (i32, u8),
-        control: &mut dyn SearchControl,
-    ) -> (i32, u8) {
-        let sp = Arc::new(SplitPoint {
-            position: *pos,
-            alpha,
-            ply,
-            kind,
-            moves: Mutex::new(SplitMoves { list, next, best: best.0, best_move: best.1 }),
-            cut: AtomicBool::new(false),
-            workers: AtomicUsize::new(0),
-            parent: self.split_chain.clone(),
-        });
-        let shared = Arc::clone(&self.shared);
-        let pool = &shared.pool;
-        pool.publish(&sp);
-        self.work_at(&sp, control);
-        pool.withdraw(&sp);
-        if !self.halted() {
-            // Until its helpers are done (or one cuts it), help at the split points below it.
-            pool.idle.fetch_add(1, Relaxed);
-            while sp.workers.load(Relaxed) > 0 && !sp.cut.load(Relaxed) {
-                self.check(control);
-                if self.halted() {
-                    break;
-                }
-                match pool.join(|other| other.descends_from(&sp)) {
-                    Some(below) => {
-                        pool.idle.fetch_sub(1, Relaxed);
-                        self.work_at(&below, control);
-                        below.workers.fetch_sub(1, Relaxed);
-                        pool.idle.fetch_add(1, Relaxed);
-                        // A cut below only ended that work; a cut above is seen at the next check.
-                        self.aborted = false;
-                    }
-                    None => std::thread::yield_now(),
-                }
-            }
-            pool.idle.fetch_sub(1, Relaxed);
-        }
-        if self.over_budget {
-            // The owner gives this node up: so must its helpers.
-            sp.cut.store(true, Relaxed);
-        }
-        // The owner's search goes on unless a split point above this one was cut.
-        self.aborted = sp.parent.as_deref().is_some_and(SplitPoint::is_cut);
-        let moves = sp.lock();
-        (moves.best, moves.best_move)
-    }
-
-    /// Takes moves from `sp` and searches them until none is left or it is cut.
-    fn work_at(&mut self, sp: &Arc<SplitPoint>, control: &mut dyn SearchControl) {
-        let outer = self.split_chain.replace(Arc::clone(sp));
-        loop {
-            let m = {
-                let mut moves = sp.lock();
-                if sp.cut.load(Relaxed) || moves.next >= moves.list.len() {
-                    break;
-                }
-                let i = moves.next;
-                moves.next += 1;
-                moves.list.pick(i)
-            };
-            let child = sp.position.play_with_flips(Square::from_index_unchecked(m.square.into()), m.flips);
-            let score = match sp.kind {
-                SplitKind::Endgame(cut) => {
-                    let outer_cut = std::mem::replace(&mut self.solve_cut, cut);
-                    let score = -self.solve_nws(&child, -sp.alpha - 1, sp.ply + 1, control);
-                    self.solve_cut = outer_cut;
-                    score
-                }
-                SplitKind::Midgame(depth) => {
-                    -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, control)
-                }
-            };
-            if self.stopped.is_some() {
-                break;
-            }
-            if self.aborted {
-                // Cut here: this split point is over, the search above goes on. Cut above: give up.
-                if !sp.parent.as_deref().is_some_and(SplitPoint::is_cut) {
-                    self.aborted = false;
-                }
-                break;
-            }
-            let mut moves = sp.lock();
-            if score > moves.best {
-                moves.best = score;
-                moves.best_move = m.square;
-            }
-            if score > sp.alpha {
-                sp.cut.store(true, Relaxed);
-                break;
-            }
-        }
-        self.split_chain = outer;
-    }
-
-    /// A helper thread's life: wait for a split point, help there, until the search stops.
-    pub(super) fn help(&mut self, control: &mut dyn SearchControl) {
-        let shared = Arc::clone(&self.shared);
-        let pool = &shared.pool;
-        pool.idle.fetch_add(1, Relaxed);
-        loop {
-            if shared.stop.load(Relaxed) {
-                break;
-            }
-            let joined = {
-                let mut open = pool.lock();
-                loop {
-                    if shared.stop.load(Relaxed) {
-                        break None;
-                    }
-                    if let Some(sp) = open.iter().find(|sp| sp.has_moves()) {
-                        sp.workers.fetch_add(1, Relaxed);
-                        break Some(Arc::clone(sp));
-                    }
-                    open = pool
-                        .wake
-                        .wait_timeout(open, Duration::from_millis(1))
-                        .map_or_else(|e| e.into_inner().0, |r| r.0);
-                }
-            };
-            let Some(sp) = joined else { break };
-            pool.idle.fetch_sub(1, Relaxed);
-            self.work_at(&sp, control);
-            self.aborted = false;
-            sp.workers.fetch_sub(1, Relaxed);
-            pool.idle.fetch_add(1, Relaxed);
-        }
-        pool.idle.fetch_sub(1, Relaxed);
-        self.shared.nodes[self.id].store(self.nodes, Relaxed);
     }
 }
 
