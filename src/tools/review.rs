@@ -13,7 +13,7 @@
 //! [`crate::book::names`]). With `--json`, one JSON object a line instead: each game, each player,
 //! then the totals.
 
-use super::analyze::Judge;
+use super::analyze::{Judge, player_name};
 use super::solve::{json_line, solve};
 use crate::board::{Color, Move};
 use crate::book::names::opening_name;
@@ -149,14 +149,6 @@ impl GameSummary {
             white: player_name(game, Color::White),
             opening: opening_name(game.game().positions()),
         }
-    }
-}
-
-/// The name a game gives `color`'s player, or the colour's.
-fn player_name(game: &GgfGame, color: Color) -> String {
-    match game.player(color) {
-        Some(name) if !name.is_empty() => name.to_string(),
-        _ => if color == Color::Black { "Black" } else { "White" }.to_string(),
     }
 }
 
