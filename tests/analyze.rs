@@ -169,6 +169,41 @@ fn the_picture_is_well_formed_with_a_point_per_move() {
 }
 
 #[test]
+fn a_match_games_given_opening_is_not_counted_to_the_players() {
+    // As `magpie match` writes a game: the 10 moves of the opening without a time, then the
+    // engines' moves with theirs.
+    let game = blunder_game();
+    let moves: Vec<String> = (0..game.len() / 2)
+        .map(|i| {
+            let (color, square) = (if i % 2 == 0 { 'B' } else { 'W' }, &game[2 * i..2 * i + 2]);
+            if i < 10 { format!("{color}[{square}]") } else { format!("{color}[{square}//0.5]") }
+        })
+        .collect();
+    let start = "---------------------------O*------*O---------------------------";
+    let dir = TempDir::new("analyze-given");
+    let file = dir.join("match.ggf");
+    std::fs::write(&file, format!("(;GM[Othello]PB[one]PW[two]TY[8]BO[8 {start} *]{};)\n", moves.concat())).unwrap();
+    let svg = dir.join("match.svg");
+    let file = file.display().to_string();
+    let args = ["analyze", &file, "--depth", "4", "--json", "--svg", svg.to_str().unwrap(), "--no-progress"];
+    let lines = json_lines(&magpie(&args));
+    let given: Vec<bool> =
+        lines.iter().filter(|l| l["type"] == "move").map(|l| l["given"].as_bool().unwrap()).collect();
+    assert_eq!(given.len(), 42);
+    assert!(given.iter().enumerate().all(|(i, &g)| g == (i < 10)), "{given:?}");
+    for line in lines.iter().filter(|l| l["type"] == "player") {
+        assert_eq!(line["moves"], 16, "{line}");
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+    assert_eq!(doc.descendants().filter(|n| n.attribute("class") == Some("given")).count(), 1);
+    let table =
+        String::from_utf8_lossy(&magpie(&["analyze", &file, "--depth", "4", "--no-progress"]).stdout).into_owned();
+    assert!(table.contains("moves 1 to 10: the opening both players were given"), "{table}");
+    assert!(table.lines().any(|l| l.trim_start().starts_with("10 ") && l.contains(" given ")), "{table}");
+}
+
+#[test]
 fn unreadable_games_are_one_error_line() {
     let dir = TempDir::new("analyze-bad");
     let broken = dir.join("broken.ggf");

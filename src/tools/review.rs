@@ -6,14 +6,16 @@
 //! the value of the position after it, both for the mover; it turns the result when a won game
 //! becomes drawn or lost, or a drawn one lost. Above `--exact`, a move is judged as `magpie
 //! analyze` judges it ([`Judge`]): the best move's value less the move played's, both from
-//! searches of `--depth` (results turned are counted only where the values are exact). Per
+//! searches of `--depth` (results turned are counted only where the values are exact). The
+//! opening a match's players were given (its untimed first moves, see
+//! [`super::analyze::given_moves`]) is not judged. Per
 //! player (the GGF's `PB` and `PW` names): the moves judged, the discs lost a game, the moves
 //! that lost discs, the results turned, and the discs lost a game at each number of empties. Each
 //! game is listed first with its players and its opening (the last named opening it passed, see
 //! [`crate::book::names`]). With `--json`, one JSON object a line instead: each game, each player,
 //! then the totals.
 
-use super::analyze::{Judge, player_name};
+use super::analyze::{Judge, given_moves, player_name};
 use super::solve::{json_line, solve};
 use crate::board::{Color, Move};
 use crate::book::names::opening_name;
@@ -67,16 +69,20 @@ pub struct MoveReview {
 /// others judged by searches of `judge.depth`.
 pub fn review_game(searcher: &mut Searcher, judge: &Judge, game: &GgfGame, from: u32) -> Vec<MoveReview> {
     let (eval, selectivity) = (&judge.eval, judge.selectivity);
+    let given = given_moves(game);
     let mut reviews = Vec::new();
     let mut pos = game.start();
     // The exact value of `pos` for its side to move, once solved.
     let mut value: Option<i32> = None;
-    for played in game.moves() {
+    for (i, played) in game.moves().iter().enumerate() {
         let Ok(next) = pos.try_play(played.mv) else {
             // The parser checked every move; a game that does not replay is left there.
             break;
         };
-        if let Move::Play(square) = played.mv
+        if i < given {
+            // The opening the players were given is not theirs to judge.
+            value = None;
+        } else if let Move::Play(square) = played.mv
             && pos.empty_count() <= from
             && pos.empty_count() > judge.exact
         {

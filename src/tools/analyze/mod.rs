@@ -9,6 +9,11 @@
 //! is the one `magpie bestmove` gives for that position with the same options, whatever the game
 //! or the number of threads; threads take positions in turn.
 //!
+//! A match's GGF gives the moves of the opening both engines were handed without a time, and
+//! every move the engines chose with one: the moves before the first timed one (when a move has a
+//! time) are the given opening ([`given_moves`]). They are judged and shown, but not counted to
+//! either player and not marked in the picture.
+//!
 //! Outputs: a table for people ([`report`]), one JSON object a line for programs, and a picture
 //! of the score through the game ([`svg`]).
 
@@ -191,6 +196,8 @@ pub struct MoveAnalysis {
     pub empties: u32,
     /// What the searches found.
     pub judgement: Judgement,
+    /// Whether the move belongs to the opening the players were given (see [`given_moves`]).
+    pub given: bool,
     /// The value of the position after the move for Black, in centi-discs: the graph's point.
     /// The searches of depth d that judge a move score the position after it at depth d - 1,
     /// and those of the next move at depth d; an even depth favours one side and an odd depth
@@ -209,6 +216,11 @@ impl MoveAnalysis {
     /// The class of the loss.
     pub fn class(&self) -> Class {
         Class::of(self.loss())
+    }
+
+    /// Whether the picture marks the move: a mistake or worse that a player chose.
+    pub fn is_marked(&self) -> bool {
+        !self.given && self.class().is_marked()
     }
 }
 
@@ -229,10 +241,10 @@ pub struct PlayerSummary {
 }
 
 impl PlayerSummary {
-    /// The totals of `color`'s moves.
+    /// The totals of the moves `color` chose (the given opening left out).
     pub fn of(moves: &[MoveAnalysis], color: Color) -> PlayerSummary {
         let mut summary = PlayerSummary::default();
-        for m in moves.iter().filter(|m| m.color == color) {
+        for m in moves.iter().filter(|m| m.color == color && !m.given) {
             summary.moves += 1;
             summary.lost += i64::from(m.loss());
             summary.classes[m.class() as usize] += 1;
@@ -349,6 +361,14 @@ pub fn player_name(game: &GgfGame, color: Color) -> String {
     }
 }
 
+/// How many of `game`'s moves (passes included) were given to the players rather than chosen:
+/// when some move carries a time, the moves before the first that does (a match's opening);
+/// otherwise none.
+pub fn given_moves(game: &GgfGame) -> usize {
+    let moves = game.moves();
+    moves.iter().position(|m| m.time.is_some()).unwrap_or(0)
+}
+
 /// Analyses every move of `game` (passes aside) with `threads` searchers of `hash_mib` MiB each,
 /// advancing `bar` by one a move. An error if a table cannot be allocated.
 pub fn analyze_game(
@@ -359,11 +379,12 @@ pub fn analyze_game(
     bar: &indicatif::ProgressBar,
 ) -> io::Result<Vec<MoveAnalysis>> {
     // The moves to judge with the positions they were played from.
-    let mut tasks: Vec<(usize, Color, Position, Square)> = Vec::new();
+    let mut tasks: Vec<(usize, Color, Position, Square, bool)> = Vec::new();
     let mut pos = game.start();
-    for played in game.moves() {
+    let given = given_moves(game);
+    for (i, played) in game.moves().iter().enumerate() {
         if let Move::Play(square) = played.mv {
-            tasks.push((tasks.len() + 1, played.color, pos, square));
+            tasks.push((tasks.len() + 1, played.color, pos, square, i < given));
         }
         match pos.try_play(played.mv) {
             Ok(next) => pos = next,
@@ -383,12 +404,12 @@ pub fn analyze_game(
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(number, color, pos, played)) = tasks.get(i) else { break };
+                    let Some(&(number, color, pos, played, given)) = tasks.get(i) else { break };
                     searcher.clear();
                     let judgement = judge.judge(searcher, &pos, played);
                     let empties = pos.empty_count();
                     let black_value = for_black(color, judgement.played_value);
-                    let analysis = MoveAnalysis { number, color, played, empties, judgement, black_value };
+                    let analysis = MoveAnalysis { number, color, played, empties, judgement, given, black_value };
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(analysis);
                     bar.inc(1);
                 }

@@ -57,7 +57,11 @@ pub fn write_table(analysis: &Analysis, out: &mut impl Write) -> io::Result<()> 
         } else {
             (j.best.to_string(), discs_text(j.best_value))
         };
-        let class = if m.class() == Class::Best { String::new() } else { m.class().name().to_string() };
+        let class = match m.class() {
+            _ if m.given => "given".to_string(),
+            Class::Best => String::new(),
+            class => class.name().to_string(),
+        };
         writeln!(
             out,
             "{:>3}  {:<6} {:<5} {:>7}  {:<5} {:>7} {:>6}  {:<10} {}",
@@ -99,6 +103,10 @@ pub fn write_table(analysis: &Analysis, out: &mut impl Write) -> io::Result<()> 
         "classes by discs lost: good under 2, inaccuracy 2 to 4, mistake 4 to 8, blunder 8 or more; \
          accuracy: the moves that lost under 2 discs"
     )?;
+    let given = analysis.moves.iter().filter(|m| m.given).count();
+    if given > 0 {
+        writeln!(out, "moves 1 to {given}: the opening both players were given (untimed), not counted")?;
+    }
     writeln!(out, "time {:.1} s, {} nodes", analysis.time.as_secs_f64(), analysis.nodes())
 }
 
@@ -134,6 +142,7 @@ struct MoveJson {
     best_value: f64,
     loss: f64,
     class: Class,
+    given: bool,
     black_value: f64,
     exact: bool,
     depth: u32,
@@ -204,6 +213,7 @@ pub fn write_json(analysis: &Analysis, out: &mut impl Write) -> io::Result<()> {
                 best_value: discs(j.best_value),
                 loss: discs(m.loss()),
                 class: m.class(),
+                given: m.given,
                 black_value: discs(m.black_value),
                 exact: j.exact,
                 depth: j.depth,

@@ -107,6 +107,17 @@ pub fn render(analysis: &Analysis) -> String {
     );
     let _ = writeln!(svg, r##"<text x="{LEFT}" y="42" fill="#444">{}</text>"##, escape(&subtitle));
     let (plot_top, plot_bottom) = (scale.y(discs), scale.y(-discs));
+    // The opening the players were given.
+    if let Some(last) = moves.iter().take_while(|m| m.given).last() {
+        let x = scale.x(0.0);
+        let _ = writeln!(
+            svg,
+            r##"<rect class="given" x="{x:.1}" y="{plot_top:.1}" width="{:.1}" height="{:.1}" fill="#f3f3f3"/>"##,
+            scale.x(last.number as f64 + 0.5) - x,
+            plot_bottom - plot_top
+        );
+        let _ = writeln!(svg, r##"<text x="{:.1}" y="{:.1}" fill="#888">given</text>"##, x + 4.0, plot_top + 14.0);
+    }
     // The part of the game solved exactly.
     if let Some(first) = moves.iter().find(|m| m.judgement.exact) {
         let x = scale.x(first.number as f64 - 0.5);
@@ -196,7 +207,7 @@ pub fn render(analysis: &Analysis) -> String {
             placed.push(Box::around(x0 + t * (x1 - x0), y0 + t * (y1 - y0), 1.5));
         }
     }
-    for m in moves.iter().filter(|m| m.class().is_marked()) {
+    for m in moves.iter().filter(|m| m.is_marked()) {
         let (x, y) = (scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0));
         let ring = if m.class() == Class::Blunder { "#d62728" } else { "#ff8c00" };
         let _ = writeln!(
