@@ -225,6 +225,8 @@ fn unreadable_games_are_one_error_line() {
         (vec!["--moves".into(), "f5".into(), "--exact".into(), "31".into()], "31"),
         (vec!["--moves".into(), "f5".into(), "--svg".into(), svg_in_no_folder.display().to_string()], "no-such-folder"),
         (vec![], "--moves"),
+        (vec!["/dev/zero".into()], "/dev/zero: not a regular file"),
+        (vec![dir.path().display().to_string()], "not a regular file"),
     ];
     for (args, token) in cases {
         let mut full = vec!["analyze".to_string()];

@@ -87,6 +87,7 @@ fn an_unreadable_game_or_file_is_one_error_line() {
         (vec!["review".to_string(), broken.display().to_string()], "game 2".to_string()),
         (vec!["review".to_string(), missing.display().to_string()], missing.display().to_string()),
         (vec!["review".to_string(), GAMES.to_string(), "--from".to_string(), "61".to_string()], "'61'".to_string()),
+        (vec!["review".to_string(), "/dev/zero".to_string()], "/dev/zero: not a regular file".to_string()),
         (vec!["review".to_string(), GAMES.to_string(), "--exact".to_string(), "31".to_string()], "'31'".to_string()),
     ] {
         let out = magpie(&args.iter().map(String::as_str).collect::<Vec<_>>());

@@ -1,6 +1,6 @@
 //! `magpie analyze`'s options and the reading of the game.
 
-use super::shared::{hash_parser, output_file, selectivity_parser, start_position, threads_parser};
+use super::shared::{hash_parser, output_file, read_input, selectivity_parser, start_position, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{Color, Move};
 use crate::engine::settings::DEFAULT_HASH_MIB;
@@ -113,7 +113,7 @@ fn is_wthor(path: &Path) -> bool {
 /// Game `number` (from 1) of a GGF or WTHOR file, with the words that name it.
 fn read_game(path: &Path, number: u64) -> Result<(GgfGame, String), CliError> {
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| CliError(format!("{name}: {e}")))?;
+    let bytes = read_input(path)?;
     let index = usize::try_from(number - 1).unwrap_or(usize::MAX);
     let source = format!("{name}, game {number}");
     if is_wthor(path) {
@@ -131,6 +131,7 @@ fn read_game(path: &Path, number: u64) -> Result<(GgfGame, String), CliError> {
         let names = path
             .parent()
             .map(|folder| folder.join("WTHOR.JOU"))
+            .filter(|jou| jou.is_file())
             .and_then(|jou| std::fs::read(jou).ok())
             .map(|bytes| parse_player_names(&bytes))
             .unwrap_or_default();

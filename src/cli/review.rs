@@ -1,6 +1,6 @@
 //! `magpie review`'s options.
 
-use super::shared::{Solver, SolverArgs};
+use super::shared::{Solver, SolverArgs, read_input};
 use super::{CliError, EngineArgs, Request};
 use crate::formats::ggf::parse_ggf_games;
 use crate::tools::analyze::{self, Judge};
@@ -39,7 +39,8 @@ impl ReviewArgs {
         let mut games = Vec::new();
         for file in &self.files {
             let name = file.display();
-            let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("{name}: {e}")))?;
+            let text =
+                String::from_utf8(read_input(file)?).map_err(|_| CliError(format!("{name}: not a GGF text file")))?;
             let before = games.len();
             for (i, game) in parse_ggf_games(&text).into_iter().enumerate() {
                 games.push(game.map_err(|e| CliError(format!("{name}: game {}: {e}", i + 1)))?);

@@ -277,6 +277,17 @@ pub fn start_position(text: Option<&str>, size: Option<BoardSize>, flag: &str) -
     Ok(pos)
 }
 
+/// The bytes of the input file `path`. Only a regular file is read: a device such as /dev/zero
+/// (which never ends) or a folder is refused with one line naming it.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
+    let name = path.display();
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(CliError(format!("{name}: not a regular file"))),
+        Ok(_) => std::fs::read(path).map_err(|e| CliError(format!("{name}: {e}"))),
+        Err(e) => Err(CliError(format!("{name}: {e}"))),
+    }
+}
+
 /// `path`, checked as a file to write: its folder must exist and it must not be a folder itself,
 /// so that a long run does not fail at its end for want of a place to write.
 pub fn output_file(flag: &str, path: PathBuf) -> Result<PathBuf, CliError> {

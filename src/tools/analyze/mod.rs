@@ -307,7 +307,7 @@ impl Analysis {
     /// `color`'s player as the outputs name them: `Black (Tamenori)`, or `Black` when the game
     /// names no one.
     pub fn who(&self, color: Color) -> String {
-        let side = if color == Color::Black { "Black" } else { "White" };
+        let side = color_name(color);
         let name = self.name(color);
         if name == side { side.to_string() } else { format!("{side} ({name})") }
     }
@@ -353,11 +353,16 @@ pub struct AnalyzeRequest {
     pub progress: bool,
 }
 
+/// `Black` or `White`.
+pub fn color_name(color: Color) -> &'static str {
+    if color == Color::Black { "Black" } else { "White" }
+}
+
 /// The name a game gives `color`'s player, or the colour's.
 pub fn player_name(game: &GgfGame, color: Color) -> String {
     match game.player(color) {
         Some(name) if !name.trim().is_empty() => name.trim().to_string(),
-        _ => if color == Color::Black { "Black" } else { "White" }.to_string(),
+        _ => color_name(color).to_string(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `magpie analyze`'s table and JSON lines (fields in docs/tools.md).
 
-use super::{Analysis, Class, MoveAnalysis, PlayerSummary};
+use super::{Analysis, Class, MoveAnalysis, PlayerSummary, color_name};
 use crate::board::Color;
 use crate::protocol::ugi::discs_text;
 use crate::tools::solve::json_line;
@@ -16,11 +16,6 @@ pub fn result_text(result: Option<i32>) -> String {
         Some(s) if s > 0 => format!("Black won by {s}"),
         Some(s) => format!("White won by {}", -s),
     }
-}
-
-/// The colour's name.
-fn color_name(color: Color) -> &'static str {
-    if color == Color::Black { "Black" } else { "White" }
 }
 
 /// Centi-discs as discs with two decimals and no sign: `1.25`.
