@@ -22,7 +22,7 @@
 //! exact solve never trusts them (it still tries their moves first).
 
 use super::SearchControl;
-use super::ordering::{MoveList, QUADRANT_BIT, SQUARE_CLASSES, odd_squares, ordered_moves, parity};
+use super::ordering::{Layout, MoveList, ordered_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
@@ -87,8 +87,8 @@ fn final_score(player: u64, opponent: u64, empties: u32) -> i32 {
 
 /// The empty squares of `empties` (at most 4), odd quadrants first.
 #[inline]
-fn parity_sorted(empties: u64) -> [usize; 4] {
-    let odd = odd_squares(parity(empties));
+fn parity_sorted(empties: u64, layout: &Layout) -> [usize; 4] {
+    let odd = layout.odd_squares(layout.parity(empties));
     let mut squares = [0usize; 4];
     let mut n = 0;
     for set in [empties & odd, empties & !odd] {
@@ -205,7 +205,7 @@ impl Worker {
     pub(super) fn solve_nws(&mut self, pos: &Position, alpha: i32, ply: usize, control: &mut dyn SearchControl) -> i32 {
         let empties = pos.empties().0;
         if empties.count_ones() <= SHALLOW_EMPTIES {
-            self.nws_shallow(pos.player(), pos.opponent(), alpha, empties, parity(empties))
+            self.nws_shallow(pos.player(), pos.opponent(), alpha, empties, self.layout.parity(empties))
         } else {
             self.nws_deep(pos, alpha, ply, control)
         }
@@ -328,7 +328,7 @@ impl Worker {
         if self.patterns && pos.empty_count() >= EVAL_ORDER_EMPTIES {
             self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL_SOLVE)
         } else {
-            ordered_moves(pos.player(), pos.opponent(), moves, self.playable, hint)
+            ordered_moves(pos.player(), pos.opponent(), moves, self.layout, hint)
         }
     }
 
@@ -389,9 +389,10 @@ impl Worker {
             return bound;
         }
         let mut best = NO_SCORE;
-        let odd = empties & odd_squares(parity);
+        let layout = self.layout;
+        let odd = empties & layout.odd_squares(parity);
         for set in [odd, empties & !odd] {
-            for class in SQUARE_CLASSES {
+            for class in layout.classes {
                 let mut squares = set & class;
                 while squares != 0 {
                     let x = squares.trailing_zeros() as usize;
@@ -406,7 +407,7 @@ impl Worker {
                         player ^ f ^ bit,
                         -alpha - 1,
                         empties ^ bit,
-                        parity ^ QUADRANT_BIT[x],
+                        parity ^ layout.quadrant_bit[x],
                     );
                     if score > best {
                         best = score;
@@ -429,7 +430,7 @@ impl Worker {
     /// Four empty squares or fewer.
     #[inline]
     fn solve_few(&mut self, player: u64, opponent: u64, alpha: i32, empties: u64) -> i32 {
-        let [a, b, c, d] = parity_sorted(empties);
+        let [a, b, c, d] = parity_sorted(empties, self.layout);
         match empties.count_ones() {
             4 => self.solve4(player, opponent, alpha, [a, b, c, d]),
             3 => self.solve3(player, opponent, alpha, [a, b, c]),

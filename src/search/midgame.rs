@@ -14,7 +14,7 @@
 //!   again those that beat alpha;
 //! - stores its bounds and best move.
 
-use super::ordering::{FIRST, MoveList, SQUARE_CLASSES, move_value_and_replies, ordered_moves, parity, square_value};
+use super::ordering::{FIRST, MoveList, move_value_and_replies, ordered_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
@@ -120,12 +120,12 @@ impl Worker {
             if self.patterns && self.setup.probcut.is_some() {
                 self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL)
             } else {
-                ordered_moves(player, opponent, moves, self.playable, hint)
+                ordered_moves(player, opponent, moves, self.layout, hint)
             }
         } else {
             let mut list = MoveList::generate(player, opponent, moves);
             for m in list.as_mut_slice() {
-                m.value = if m.square == hint { FIRST } else { square_value(m.square) };
+                m.value = if m.square == hint { FIRST } else { self.layout.square_value(m.square) };
             }
             list
         };
@@ -206,7 +206,7 @@ impl Worker {
         let (player, opponent) = (pos.player(), pos.opponent());
         let frontier = (depth == 1 && self.patterns).then(|| *self.features.at(ply, pos));
         let mut best = -INFINITY;
-        for class in SQUARE_CLASSES {
+        for class in self.layout.classes {
             let mut set = moves & class;
             while set != 0 {
                 let square = set.trailing_zeros();
@@ -274,13 +274,12 @@ impl Worker {
         let weights = self.setup.eval.weights();
         let (player, opponent) = (pos.player(), pos.opponent());
         let mut list = MoveList::generate(player, opponent, moves);
-        let parity = parity(!(player | opponent) & self.playable);
+        let parity = self.layout.parity(!(player | opponent) & self.playable);
         for m in list.as_mut_slice() {
             m.value = if m.square == hint {
                 FIRST
             } else {
-                let (value, replies) =
-                    move_value_and_replies(player, opponent, m.square, m.flips, self.playable, parity);
+                let (value, replies) = move_value_and_replies(player, opponent, m.square, m.flips, self.layout, parity);
                 let indices = parent.play_to_evaluate(u32::from(m.square), m.flips);
                 let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
                 value - weight * weights.evaluate_indices_with_moves(&indices, next_player, next_opponent, replies)

@@ -11,95 +11,141 @@
 //! A [`MoveList`] lives on the stack of each node; [`MoveList::pick`] brings the best remaining
 //! move forward one at a time, so a node that cuts on its first move sorts nothing else.
 
+use crate::board::BoardSize;
 use crate::board::movegen::{flips, legal_moves};
 use crate::eval::features::neighbours;
 
 /// More moves than any Othello position has (33 is the most known).
 pub const MAX_MOVES: usize = 40;
 
-/// Square classes, best first: corners; edge squares away from the corners; inner squares;
-/// C-squares (edge squares next to a corner); X-squares (diagonal neighbours of a corner).
-pub const SQUARE_CLASSES: [u64; 5] =
-    [0x8100_0000_0000_0081, 0x3c00_8181_8181_003c, 0x003c_7e7e_7e7e_3c00, 0x4281_0000_0000_8142, 0x0042_0000_0000_4200];
-
-/// The four corners.
-pub const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// A small bonus per square class, for ties.
-static SQUARE_VALUE: [i32; 64] = {
-    let mut table = [0; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut class = 0;
-        while class < SQUARE_CLASSES.len() {
-            if SQUARE_CLASSES[class] & (1u64 << sq) != 0 {
-                table[sq] = 4 - class as i32;
-            }
-            class += 1;
-        }
-        sq += 1;
-    }
-    table
-};
-
-/// The square-class value of a square (corners highest), for ordering by square alone.
-#[inline]
-pub fn square_value(square: u8) -> i32 {
-    SQUARE_VALUE[usize::from(square & 63)]
+/// The board's regions and square classes for move ordering, one per board size (the smaller
+/// boards sit in the top-left corner of the 8x8 grid, so their corners, edges and quadrants are
+/// their own, not the 8x8 board's).
+pub struct Layout {
+    /// The playable squares.
+    pub playable: u64,
+    /// Square classes, best first: corners; edge squares away from the corners; inner squares;
+    /// C-squares (edge squares next to a corner); X-squares (diagonal neighbours of a corner).
+    pub classes: [u64; 5],
+    /// A small bonus per square class, for ties (corners 4 … X-squares 0).
+    square_value: [i32; 64],
+    /// The four quadrants (halves of the rows by halves of the columns).
+    quadrants: [u64; 4],
+    /// The quadrant bit of each square.
+    pub quadrant_bit: [u8; 64],
+    /// The squares of the quadrants whose bit is set, for each of the 16 parity patterns.
+    odd_squares: [u64; 16],
+    /// The four corners.
+    pub corners: u64,
+    /// The corners whose edge neighbours lie one step right, left, up and down.
+    corner_steps: [u64; 4],
 }
 
-/// The four quadrants of the 8x8 grid (the smaller boards use the same split).
-const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
-
-/// The quadrant bit of each square.
-pub static QUADRANT_BIT: [u8; 64] = {
-    let mut table = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut q = 0;
-        while q < 4 {
-            if QUADRANTS[q] & (1u64 << sq) != 0 {
-                table[sq] = 1 << q;
+impl Layout {
+    /// The layout of the `n` x `n` board in the top-left corner of the grid.
+    const fn new(n: u32) -> Layout {
+        let mut layout = Layout {
+            playable: 0,
+            classes: [0; 5],
+            square_value: [0; 64],
+            quadrants: [0; 4],
+            quadrant_bit: [0; 64],
+            odd_squares: [0; 16],
+            corners: 0,
+            corner_steps: [0; 4],
+        };
+        let last = n - 1;
+        let mut r = 0;
+        while r < n {
+            let mut c = 0;
+            while c < n {
+                let sq = (8 * r + c) as usize;
+                let bit = 1u64 << sq;
+                let (edge_r, edge_c) = (r == 0 || r == last, c == 0 || c == last);
+                let (near_r, near_c) = (r == 1 || r + 1 == last, c == 1 || c + 1 == last);
+                let class = if edge_r && edge_c {
+                    0
+                } else if (edge_r && near_c) || (edge_c && near_r) {
+                    3
+                } else if near_r && near_c {
+                    4
+                } else if edge_r || edge_c {
+                    1
+                } else {
+                    2
+                };
+                layout.playable |= bit;
+                layout.classes[class] |= bit;
+                layout.square_value[sq] = 4 - class as i32;
+                let q = (r >= n / 2) as usize * 2 + (c >= n / 2) as usize;
+                layout.quadrants[q] |= bit;
+                layout.quadrant_bit[sq] = 1 << q;
+                if class == 0 {
+                    layout.corners |= bit;
+                    layout.corner_steps[if c == 0 { 0 } else { 1 }] |= bit;
+                    layout.corner_steps[if r == 0 { 2 } else { 3 }] |= bit;
+                }
+                c += 1;
             }
-            q += 1;
+            r += 1;
         }
-        sq += 1;
-    }
-    table
-};
-
-/// The squares of the quadrants whose bit is set, for each of the 16 parity patterns.
-static PARITY_SQUARES: [u64; 16] = {
-    let mut table = [0u64; 16];
-    let mut parity = 0;
-    while parity < 16 {
-        let mut q = 0;
-        while q < 4 {
-            if parity & (1 << q) != 0 {
-                table[parity] |= QUADRANTS[q];
+        let mut parity = 0;
+        while parity < 16 {
+            let mut q = 0;
+            while q < 4 {
+                if parity & (1 << q) != 0 {
+                    layout.odd_squares[parity] |= layout.quadrants[q];
+                }
+                q += 1;
             }
-            q += 1;
+            parity += 1;
         }
-        parity += 1;
+        layout
     }
-    table
-};
 
-/// Bit q set when quadrant q holds an odd number of the `empties`.
-#[inline]
-pub fn parity(empties: u64) -> u8 {
-    let mut p = 0;
-    for (q, quadrant) in QUADRANTS.iter().enumerate() {
-        p |= ((empties & quadrant).count_ones() as u8 & 1) << q;
+    /// The layout of a board size.
+    pub fn of(size: BoardSize) -> &'static Layout {
+        static FOUR: Layout = Layout::new(4);
+        static SIX: Layout = Layout::new(6);
+        static EIGHT: Layout = Layout::new(8);
+        match size {
+            BoardSize::Four => &FOUR,
+            BoardSize::Six => &SIX,
+            BoardSize::Eight => &EIGHT,
+        }
     }
-    p
-}
 
-/// The squares lying in the quadrants marked odd in `parity`.
-#[inline]
-pub fn odd_squares(parity: u8) -> u64 {
-    PARITY_SQUARES[usize::from(parity & 15)]
+    /// The square-class value of a square (corners highest), for ordering by square alone.
+    #[inline]
+    pub fn square_value(&self, square: u8) -> i32 {
+        self.square_value[usize::from(square & 63)]
+    }
+
+    /// Bit q set when quadrant q holds an odd number of the `empties`.
+    #[inline]
+    pub fn parity(&self, empties: u64) -> u8 {
+        let mut p = 0;
+        for (q, quadrant) in self.quadrants.iter().enumerate() {
+            p |= ((empties & quadrant).count_ones() as u8 & 1) << q;
+        }
+        p
+    }
+
+    /// The squares lying in the quadrants marked odd in `parity`.
+    #[inline]
+    pub fn odd_squares(&self, parity: u8) -> u64 {
+        self.odd_squares[usize::from(parity & 15)]
+    }
+
+    /// Our discs on a corner or on an edge square next to a corner we hold: discs that will not
+    /// be flipped soon.
+    #[inline]
+    fn corner_stability(&self, discs: u64) -> u32 {
+        let corners = discs & self.corners;
+        let [right, left, up, down] = self.corner_steps;
+        let next = ((corners & right) << 1) | ((corners & left) >> 1) | ((corners & up) << 8) | ((corners & down) >> 8);
+        (corners | (next & discs)).count_ones()
+    }
 }
 
 /// A move with the discs it flips and its ordering value (higher is tried first).
@@ -194,62 +240,50 @@ const W_POTENTIAL: i32 = 1 << 8;
 const W_CORNER_STABILITY: i32 = 1 << 10;
 const W_PARITY: i32 = 1 << 6;
 
-/// Our discs on a corner or on an edge square next to a corner we hold: discs that will not be
-/// flipped soon.
+/// The ordering value of `player` playing `square` (flipping `flips`) against `opponent` on the
+/// board of `layout`: few replies for the opponent, few empty squares next to our discs, safe
+/// discs near the corners, the quadrant parity and the square class.
 #[inline]
-fn corner_stability(discs: u64) -> u32 {
-    let corners = discs & CORNERS;
-    let next = ((corners & 0x0100_0000_0000_0001) << 1)
-        | ((corners & 0x8000_0000_0000_0080) >> 1)
-        | ((corners & 0x0000_0000_0000_0081) << 8)
-        | ((corners & 0x8100_0000_0000_0000) >> 8);
-    (corners | (next & discs)).count_ones()
+pub fn move_value(player: u64, opponent: u64, square: u8, flips: u64, layout: &Layout, parity: u8) -> i32 {
+    move_value_and_replies(player, opponent, square, flips, layout, parity).0
 }
 
-/// The ordering value of `player` playing `square` (flipping `flips`) against `opponent`: few
-/// replies for the opponent, few empty squares next to our discs, safe discs near the corners,
-/// the quadrant parity and the square class.
-#[inline]
-pub fn move_value(player: u64, opponent: u64, square: u8, flips: u64, playable: u64, parity: u8) -> i32 {
-    move_value_and_replies(player, opponent, square, flips, playable, parity).0
-}
-
-/// [`move_value`], with the opponent's replies after the move (all of them, before `playable`
-/// masks them), which the caller may reuse rather than generate them again.
+/// [`move_value`], with the opponent's replies after the move (all of them, before the playable
+/// squares mask them), which the caller may reuse rather than generate them again.
 #[inline]
 pub fn move_value_and_replies(
     player: u64,
     opponent: u64,
     square: u8,
     flips: u64,
-    playable: u64,
+    layout: &Layout,
     parity: u8,
 ) -> (i32, u64) {
     let bit = 1u64 << square;
     let next_player = opponent ^ flips;
     let next_opponent = player ^ flips ^ bit;
-    let empty = !(next_player | next_opponent) & playable;
+    let empty = !(next_player | next_opponent) & layout.playable;
     let all_replies = legal_moves(next_player, next_opponent);
-    let replies = all_replies & playable;
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let replies = all_replies & layout.playable;
+    let mobility = (replies.count_ones() + (replies & layout.corners).count_ones()) as i32;
     let potential = (neighbours(next_opponent) & empty).count_ones() as i32;
-    let parity_bonus = if QUADRANT_BIT[usize::from(square)] & parity != 0 { W_PARITY } else { 0 };
+    let parity_bonus = if layout.quadrant_bit[usize::from(square)] & parity != 0 { W_PARITY } else { 0 };
     let value = -mobility * W_MOBILITY - potential * W_POTENTIAL
-        + corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
+        + layout.corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
         + parity_bonus
-        + SQUARE_VALUE[usize::from(square)];
+        + layout.square_value(square);
     (value, all_replies)
 }
 
 /// The legal moves of `player` with their ordering values, `first` (the table's move, if legal)
 /// valued above all.
 #[inline]
-pub fn ordered_moves(player: u64, opponent: u64, moves: u64, playable: u64, first: u8) -> MoveList {
+pub fn ordered_moves(player: u64, opponent: u64, moves: u64, layout: &Layout, first: u8) -> MoveList {
     let mut list = MoveList::generate(player, opponent, moves);
-    let parity = parity(!(player | opponent) & playable);
+    let parity = layout.parity(!(player | opponent) & layout.playable);
     for m in list.as_mut_slice() {
         m.value =
-            if m.square == first { FIRST } else { move_value(player, opponent, m.square, m.flips, playable, parity) };
+            if m.square == first { FIRST } else { move_value(player, opponent, m.square, m.flips, layout, parity) };
     }
     list
 }
@@ -258,25 +292,57 @@ pub fn ordered_moves(player: u64, opponent: u64, moves: u64, playable: u64, firs
 mod tests {
     use super::*;
 
+    const EIGHT: &Layout = &Layout::new(8);
+
     #[test]
     fn square_classes_cover_the_board_once() {
-        let mut all = 0u64;
-        for class in SQUARE_CLASSES {
-            assert_eq!(all & class, 0);
-            all |= class;
+        for size in [BoardSize::Four, BoardSize::Six, BoardSize::Eight] {
+            let layout = Layout::of(size);
+            let mut all = 0u64;
+            for class in layout.classes {
+                assert_eq!(all & class, 0);
+                all |= class;
+            }
+            assert_eq!(all, size.playable(), "{size}");
+            assert_eq!(layout.corners.count_ones(), 4);
+            let quadrants: u64 = layout.quadrants.iter().fold(0, |acc, q| {
+                assert_eq!(acc & q, 0);
+                acc | q
+            });
+            assert_eq!(quadrants, size.playable());
         }
-        assert_eq!(all, !0);
-        assert_eq!(SQUARE_VALUE[0], 4);
-        assert_eq!(SQUARE_VALUE[9], 0, "b2 is an X-square");
+        assert_eq!(
+            EIGHT.classes,
+            [
+                0x8100_0000_0000_0081,
+                0x3c00_8181_8181_003c,
+                0x003c_7e7e_7e7e_3c00,
+                0x4281_0000_0000_8142,
+                0x0042_0000_0000_4200
+            ]
+        );
+        assert_eq!(EIGHT.square_value(0), 4);
+        assert_eq!(EIGHT.square_value(9), 0, "b2 is an X-square");
+        // 6x6: f1, a6 and f6 are corners, e1 a C-square, e5 an X-square, c1 an edge square.
+        let six = Layout::of(BoardSize::Six);
+        assert_eq!(six.corners, 1 | 1 << 5 | 1 << 40 | 1 << 45);
+        assert_eq!(six.square_value(4), 1, "e1 is a C-square");
+        assert_eq!(six.square_value(36), 0, "e5 is an X-square");
+        assert_eq!(six.square_value(2), 3, "c1 is an edge square");
+        assert_eq!(six.quadrants[0], 0x07_0707);
     }
 
     #[test]
     fn parity_marks_odd_quadrants() {
         // a1 alone in its quadrant, h8 and g8 together in theirs.
         let empties = 1u64 | 1 << 63 | 1 << 62;
-        assert_eq!(parity(empties), 0b0001);
-        assert_eq!(odd_squares(0b0001) & empties, 1);
-        assert_eq!(QUADRANT_BIT[63], 0b1000);
+        assert_eq!(EIGHT.parity(empties), 0b0001);
+        assert_eq!(EIGHT.odd_squares(0b0001) & empties, 1);
+        assert_eq!(EIGHT.quadrant_bit[63], 0b1000);
+        // On 6x6, f6 is in the last quadrant and c3 in the first.
+        let six = Layout::of(BoardSize::Six);
+        assert_eq!(six.quadrant_bit[45], 0b1000);
+        assert_eq!(six.parity(1 << 45 | 1 << 18), 0b1001);
     }
 
     #[test]
@@ -284,7 +350,7 @@ mod tests {
         let black = (1u64 << 35) | (1 << 28);
         let white = (1u64 << 27) | (1 << 36);
         let moves = legal_moves(black, white);
-        let mut list = ordered_moves(black, white, moves, !0, 44);
+        let mut list = ordered_moves(black, white, moves, EIGHT, 44);
         assert_eq!(list.len(), 4);
         assert_eq!(list.pick(0).square, 44, "the table's move comes first");
         let mut seen = 1u64 << 44;
@@ -301,8 +367,14 @@ mod tests {
 
     #[test]
     fn corner_stability_counts_corners_and_their_edge_neighbours() {
-        assert_eq!(corner_stability(1), 1);
-        assert_eq!(corner_stability(0b11 | 1 << 8), 3);
-        assert_eq!(corner_stability(0b10), 0, "b1 without a1 is not safe");
+        assert_eq!(EIGHT.corner_stability(1), 1);
+        assert_eq!(EIGHT.corner_stability(0b11 | 1 << 8), 3);
+        assert_eq!(EIGHT.corner_stability(0b10), 0, "b1 without a1 is not safe");
+        assert_eq!(EIGHT.corner_stability(1 << 63 | 1 << 62 | 1 << 55), 3);
+        // 6x6: f6 with e6 and f5.
+        let six = Layout::of(BoardSize::Six);
+        assert_eq!(six.corner_stability(1 << 45 | 1 << 44 | 1 << 37), 3);
+        assert_eq!(six.corner_stability(1 << 5 | 1 << 4 | 1 << 13), 3);
+        assert_eq!(six.corner_stability(1 << 44), 0);
     }
 }

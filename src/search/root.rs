@@ -104,7 +104,7 @@ impl Worker {
         let hint = self.tt.probe(hash_discs(player, opponent, root.size())).map_or(NO_MOVE, |e| e.best);
         let legal = root.legal_moves().0;
         let moves = if legal & !request.excluded != 0 { legal & !request.excluded } else { legal };
-        let mut ordered = ordered_moves(player, opponent, moves, self.playable, hint);
+        let mut ordered = ordered_moves(player, opponent, moves, self.layout, hint);
         let mut root_moves: Vec<RootMove> = (0..ordered.len())
             .map(|i| {
                 let square = ordered.pick(i).square;

@@ -7,6 +7,7 @@
 //! [`super::root`].
 
 use super::eval_stack::EvalStack;
+use super::ordering::Layout;
 use super::split::{SplitPoint, SplitPool};
 use super::tt::TranspositionTable;
 use super::{MAX_PLY, SearchControl, StopReason};
@@ -92,6 +93,8 @@ pub struct Worker {
     pub(super) setup: Setup,
     /// The playable squares of the board.
     pub(super) playable: u64,
+    /// The board's corners, edges and quadrants, for move ordering.
+    pub(super) layout: &'static Layout,
     /// Squares on the board: the disc total of a full board.
     pub(super) squares: i32,
     /// Triangular PV table: `pv[ply][ply..pv_len[ply]]` is the best line from `ply`.
@@ -132,6 +135,7 @@ impl Worker {
                 hard_deadline: None,
             },
             playable: !0,
+            layout: Layout::of(BoardSize::Eight),
             squares: 64,
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
@@ -146,6 +150,7 @@ impl Worker {
         self.tt = Arc::clone(tt);
         self.shared = Arc::clone(shared);
         self.playable = setup.size.playable();
+        self.layout = Layout::of(setup.size);
         self.squares = setup.size.squares() as i32;
         self.nodes = 0;
         self.seldepth = 0;
