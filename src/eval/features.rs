@@ -37,8 +37,6 @@ pub struct Geometry {
     pub c_squares: [u64; 4],
     /// The squares on the edge of the board.
     pub edges: u64,
-    /// The diagonals (both directions) of the board, for the full-line test of stability.
-    diagonals: [u64; 30],
 }
 
 impl Geometry {
@@ -67,30 +65,6 @@ impl Geometry {
             }
             r += 1;
         }
-        // Diagonals: squares with equal c - r, and with equal c + r.
-        let mut diagonals = [0u64; 30];
-        let mut k = 0;
-        while k < 2 * n - 1 {
-            let mut down = 0u64;
-            let mut up = 0u64;
-            let mut r = 0;
-            while r < n {
-                // c - r = k - (n - 1)
-                let c = k as i32 - (n as i32 - 1) + r as i32;
-                if c >= 0 && c < n as i32 {
-                    down |= bit(c as u32, r);
-                }
-                // c + r = k
-                let c2 = k as i32 - r as i32;
-                if c2 >= 0 && c2 < n as i32 {
-                    up |= bit(c2 as u32, r);
-                }
-                r += 1;
-            }
-            diagonals[k as usize] = down;
-            diagonals[(k + 15) as usize] = up;
-            k += 1;
-        }
         Geometry {
             playable,
             corners: corner_list[0] | corner_list[1] | corner_list[2] | corner_list[3],
@@ -98,7 +72,6 @@ impl Geometry {
             x_squares,
             c_squares,
             edges,
-            diagonals,
         }
     }
 
@@ -115,29 +88,12 @@ impl Geometry {
         }
     }
 
-    /// For each of the four axes (rows, columns, the two diagonal directions), the squares whose
-    /// line along that axis is completely filled.
+    /// For each of the four axes (rows, columns, the a1-h8 and the h1-a8 diagonal directions), the
+    /// squares whose line along that axis is completely filled: the 8x8 board's test, with the
+    /// squares off this board counted as filled (a line of the 8x8 grid is then full exactly where
+    /// its part on this board is).
     fn full_lines(&self, occupied: u64) -> [u64; 4] {
-        let filled = occupied | !self.playable;
-        let mut rows = 0u64;
-        for r in 0..8 {
-            let row = ROW_1 << (8 * r);
-            if filled & row == row {
-                rows |= row;
-            }
-        }
-        // Columns: AND the eight rows together, then spread the result to every row.
-        let mut cols = filled & (filled >> 32);
-        cols &= cols >> 16;
-        cols &= cols >> 8;
-        let cols = (cols & 0xff).wrapping_mul(COL_A);
-        let mut diagonals = [0u64; 2];
-        for (i, d) in self.diagonals.iter().enumerate() {
-            if *d != 0 && filled & d == *d {
-                diagonals[i / 15] |= d;
-            }
-        }
-        [rows, cols, diagonals[0], diagonals[1]]
+        crate::board::stability::full_lines(occupied | !self.playable)
     }
 
     /// The discs of `player` that can never be flipped, found as a fixed point: a disc is stable
@@ -203,6 +159,46 @@ mod tests {
         // On 4x4 the corner a1 and the edge behind it are walls.
         let g4 = Geometry::of(BoardSize::Four);
         assert_eq!(g4.stable_discs(0b1000, 0), 0b1000, "d1 is a corner of 4x4");
+    }
+
+    /// The full lines of the squares of each board, against a walk along each line on that board.
+    #[test]
+    fn full_lines_agree_with_a_walk_on_each_board() {
+        let mut rng = crate::rng::Rng::new(5);
+        for (size, n) in [(BoardSize::Four, 4i32), (BoardSize::Six, 6), (BoardSize::Eight, 8)] {
+            let g = Geometry::of(size);
+            for round in 0..2000 {
+                // Mostly full boards, so that full lines occur.
+                let holes = round % 6;
+                let mut occupied = g.playable;
+                for _ in 0..holes {
+                    occupied &= !(1u64 << (rng.next_u64() % 64));
+                }
+                let lines = g.full_lines(occupied);
+                for sq in 0..64 {
+                    if g.playable & (1u64 << sq) == 0 {
+                        continue;
+                    }
+                    let (r, c) = (sq as i32 / 8, sq as i32 % 8);
+                    for (axis, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+                        let mut full = true;
+                        for sign in [-1, 1] {
+                            let (mut rr, mut cc) = (r, c);
+                            while (0..n).contains(&rr) && (0..n).contains(&cc) {
+                                full &= occupied & (1u64 << (rr * 8 + cc)) != 0;
+                                rr += sign * dr;
+                                cc += sign * dc;
+                            }
+                        }
+                        assert_eq!(
+                            lines[axis] & (1u64 << sq) != 0,
+                            full,
+                            "{size} {occupied:#x} square {sq} axis {axis}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
