@@ -179,7 +179,7 @@ mod tests {
                     if g.playable & (1u64 << sq) == 0 {
                         continue;
                     }
-                    let (r, c) = (sq as i32 / 8, sq as i32 % 8);
+                    let (r, c) = (sq / 8, sq % 8);
                     for (axis, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
                         let mut full = true;
                         for sign in [-1, 1] {
