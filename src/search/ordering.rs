@@ -13,10 +13,14 @@
 
 use crate::board::BoardSize;
 use crate::board::movegen::{flips, legal_moves};
-use crate::eval::features::neighbours;
+use crate::eval::features::{Geometry, neighbours};
 
 /// More moves than any Othello position has (33 is the most known).
 pub const MAX_MOVES: usize = 40;
+
+/// Column a and row 1.
+const COL_A: u64 = 0x0101_0101_0101_0101;
+const ROW_1: u64 = 0xff;
 
 /// The board's regions and square classes for move ordering, one per board size (the smaller
 /// boards sit in the top-left corner of the 8x8 grid, so their corners, edges and quadrants are
@@ -42,52 +46,43 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of the `n` x `n` board in the top-left corner of the grid.
+    /// The layout of the `n` x `n` board in the top-left corner of the grid: its square classes
+    /// from the board's [`Geometry`], its quadrants the halves of its rows by the halves of its
+    /// columns.
     const fn new(n: u32) -> Layout {
+        let g = Geometry::new(n);
+        let [c0, c1, c2, c3] = g.c_squares;
+        let c_squares = c0 | c1 | c2 | c3;
+        let [x0, x1, x2, x3] = g.x_squares;
+        let x_squares = x0 | x1 | x2 | x3;
+        let classes =
+            [g.corners, g.edges & !g.corners & !c_squares, g.playable & !g.edges & !x_squares, c_squares, x_squares];
         let mut layout = Layout {
-            playable: 0,
-            classes: [0; 5],
+            playable: g.playable,
+            classes,
             square_value: [0; 64],
             quadrants: [0; 4],
             quadrant_bit: [0; 64],
             odd_squares: [0; 16],
-            corners: 0,
-            corner_steps: [0; 4],
+            corners: g.corners,
+            // The corners of column a step right, the others left; those of row 1 step up, the
+            // others down.
+            corner_steps: [g.corners & COL_A, g.corners & !COL_A, g.corners & ROW_1, g.corners & !ROW_1],
         };
-        let last = n - 1;
-        let mut r = 0;
-        while r < n {
-            let mut c = 0;
-            while c < n {
-                let sq = (8 * r + c) as usize;
-                let bit = 1u64 << sq;
-                let (edge_r, edge_c) = (r == 0 || r == last, c == 0 || c == last);
-                let (near_r, near_c) = (r == 1 || r + 1 == last, c == 1 || c + 1 == last);
-                let class = if edge_r && edge_c {
-                    0
-                } else if (edge_r && near_c) || (edge_c && near_r) {
-                    3
-                } else if near_r && near_c {
-                    4
-                } else if edge_r || edge_c {
-                    1
-                } else {
-                    2
-                };
-                layout.playable |= bit;
-                layout.classes[class] |= bit;
+        let mut sq = 0;
+        while sq < 64 {
+            let (r, c) = (sq as u32 / 8, sq as u32 % 8);
+            if r < n && c < n {
+                let mut class = 0;
+                while classes[class] & (1u64 << sq) == 0 {
+                    class += 1;
+                }
                 layout.square_value[sq] = 4 - class as i32;
                 let q = (r >= n / 2) as usize * 2 + (c >= n / 2) as usize;
-                layout.quadrants[q] |= bit;
+                layout.quadrants[q] |= 1u64 << sq;
                 layout.quadrant_bit[sq] = 1 << q;
-                if class == 0 {
-                    layout.corners |= bit;
-                    layout.corner_steps[if c == 0 { 0 } else { 1 }] |= bit;
-                    layout.corner_steps[if r == 0 { 2 } else { 3 }] |= bit;
-                }
-                c += 1;
             }
-            r += 1;
+            sq += 1;
         }
         let mut parity = 0;
         while parity < 16 {
