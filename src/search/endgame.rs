@@ -158,9 +158,9 @@ impl Worker {
         }
         let (player, opponent) = (pos.player(), pos.opponent());
         let n = pos.empty_count();
-        let moves = legal_moves(player, opponent) & self.playable;
+        let moves = legal_moves(player, opponent) & self.layout.playable;
         if moves == 0 {
-            if legal_moves(opponent, player) & self.playable == 0 {
+            if legal_moves(opponent, player) & self.layout.playable == 0 {
                 return final_score(player, opponent, n);
             }
             let score = -self.pvs_end(&pos.pass(), -beta, -alpha, ply + 1, control);
@@ -262,9 +262,9 @@ impl Worker {
             }
             hint = entry.best;
         }
-        let moves = legal_moves(player, opponent) & self.playable;
+        let moves = legal_moves(player, opponent) & self.layout.playable;
         if moves == 0 {
-            if legal_moves(opponent, player) & self.playable == 0 {
+            if legal_moves(opponent, player) & self.layout.playable == 0 {
                 return final_score(player, opponent, n);
             }
             return -self.nws_deep(&pos.pass(), -alpha - 1, ply + 1, control);

@@ -274,7 +274,7 @@ impl Worker {
         let weights = self.setup.eval.weights();
         let (player, opponent) = (pos.player(), pos.opponent());
         let mut list = MoveList::generate(player, opponent, moves);
-        let parity = self.layout.parity(!(player | opponent) & self.playable);
+        let parity = self.layout.parity(!(player | opponent) & self.layout.playable);
         for m in list.as_mut_slice() {
             m.value = if m.square == hint {
                 FIRST

@@ -91,9 +91,8 @@ pub struct Worker {
     pub(super) tt: Arc<TranspositionTable>,
     pub(super) shared: Arc<Shared>,
     pub(super) setup: Setup,
-    /// The playable squares of the board.
-    pub(super) playable: u64,
-    /// The board's corners, edges and quadrants, for move ordering.
+    /// The board's playable squares, corners, edges and quadrants, for move generation and
+    /// ordering.
     pub(super) layout: &'static Layout,
     /// Squares on the board: the disc total of a full board.
     pub(super) squares: i32,
@@ -134,7 +133,6 @@ impl Worker {
                 node_limit: u64::MAX,
                 hard_deadline: None,
             },
-            playable: !0,
             layout: Layout::of(BoardSize::Eight),
             squares: 64,
             pv: vec![[0; MAX_PLY]; MAX_PLY],
@@ -149,7 +147,6 @@ impl Worker {
     pub fn prepare(&mut self, tt: &Arc<TranspositionTable>, shared: &Arc<Shared>, setup: Setup) {
         self.tt = Arc::clone(tt);
         self.shared = Arc::clone(shared);
-        self.playable = setup.size.playable();
         self.layout = Layout::of(setup.size);
         self.squares = setup.size.squares() as i32;
         self.nodes = 0;
