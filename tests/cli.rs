@@ -71,6 +71,8 @@ fn bad_arguments_exit_2_with_one_line() {
         (&["bestmove", "--threads", "0"], "'0' for '--threads"),
         (&["bestmove", "--hash", "0"], "'0' for '--hash"),
         (&["solve", "tests/data/fforum-1-19.obf", "--threads", "257"], "'257' for '--threads"),
+        (&["solve", "tests/data/fforum-1-19.obf", "--time-limit", "0"], "'0' for '--time-limit"),
+        (&["solve", "tests/data/fforum-1-19.obf", "--time-limit", "soon"], "'soon' for '--time-limit"),
         (&["--book", "tests/data/no-such.book"], "tests/data/no-such.book"),
         (&["--book", "tests/data/perft.txt"], "tests/data/perft.txt: not a Magpie book"),
         (&["--own-book", "perhaps"], "'perhaps' for '--own-book"),
@@ -292,7 +294,10 @@ fn each_subcommand_shows_only_its_options() {
             ],
         ),
         ("bench", &["--depth", "--eval", "--weights", "--selectivity"]),
-        ("solve", &["--wld", "--selectivity", "--weights", "--hash", "--threads", "--json", "--no-progress"]),
+        (
+            "solve",
+            &["--wld", "--selectivity", "--weights", "--hash", "--threads", "--time-limit", "--json", "--no-progress"],
+        ),
         (
             "review",
             &[
@@ -458,6 +463,7 @@ fn json_output_parses() {
     assert_eq!((solved[0]["move"].as_str(), solved[0]["expected_score"].as_i64()), (Some("g8"), Some(18)));
     let total = &solved[19];
     assert_eq!((total["type"].as_str(), total["agree"].as_u64()), (Some("total"), Some(19)));
+    assert_eq!(total["cut"].as_u64(), Some(0));
 
     let reviewed = json_lines(&["review", "tests/data/ntest-TestGames.ggf", "--from", "12", "--json", "--no-progress"]);
     let total = reviewed.last().unwrap();
@@ -524,4 +530,40 @@ fn openings_from_tournament_games() {
     ]);
     assert!(stdout(&played).starts_with("x vs y: 2 games"), "{}", stderr(&played));
     refused(&["openings", "--wthor", &wthor, "--plies", "6", "--skip", "1000", "--out", &first], &["no opening"]);
+}
+
+/// `solve --time-limit`: a position not solved in time is stopped and reported as cut, with the
+/// move of the search so far, counted apart from those that agree or disagree; the run succeeds.
+#[test]
+fn solve_cuts_positions_at_the_time_limit() {
+    // FFO #1 (14 empties, solved in milliseconds) and #79 (36 empties: far more than a second on
+    // one thread on any machine).
+    let ffo1 = include_str!("data/fforum-1-19.obf").lines().next().unwrap();
+    let ffo79 = include_str!("data/fforum-60-79.obf").lines().nth(19).unwrap();
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("solve-time-limit.obf");
+    std::fs::write(&file, format!("{ffo1}\n{ffo79}\n")).unwrap();
+    let path = file.to_str().unwrap().to_string();
+    let out = magpie(&["solve", &path, "--time-limit", "1", "--threads", "1", "--json", "--no-progress"]);
+    let table = magpie(&["solve", &path, "--time-limit", "1", "--threads", "1", "--no-progress"]);
+    std::fs::remove_file(&file).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!((lines[0]["check"].as_str(), lines[0]["score"].as_i64()), (Some("ok"), Some(18)));
+    assert_eq!((lines[1]["check"].as_str(), lines[1]["empties"].as_u64()), (Some("cut"), Some(36)));
+    let position = ffo79.parse::<magpie::formats::ObfLine>().unwrap().position;
+    let cut_move: magpie::board::Move = lines[1]["move"].as_str().unwrap().parse().unwrap();
+    assert!(position.is_legal(cut_move), "{cut_move} in {position}");
+    assert!(lines[1]["time"].as_f64().unwrap() < 60.0, "stopped soon after the limit: {}", lines[1]);
+    let total = &lines[2];
+    assert_eq!(
+        (total["positions"].as_u64(), total["agree"].as_u64(), total["disagree"].as_u64(), total["cut"].as_u64()),
+        (Some(2), Some(1), Some(0), Some(1))
+    );
+    assert!(table.status.success());
+    let text = stdout(&table);
+    assert!(
+        text.contains("cut at the time limit") && text.contains("1 agree, 0 disagree, 0 unchecked, 1 cut"),
+        "{text}"
+    );
 }

@@ -17,6 +17,10 @@ pub struct SolveArgs {
     wld: bool,
     #[command(flatten)]
     solver: SolverArgs,
+    /// Stop each position's search after this many seconds: a position not solved by then is
+    /// reported as cut, with the move and score of the search so far [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    time_limit: Option<u64>,
     /// Print one JSON object a line (each position, then the totals; see docs/tools.md) instead
     /// of the table.
     #[arg(long)]
@@ -42,6 +46,7 @@ impl SolveArgs {
             hash_mib,
             wld: self.wld,
             selectivity,
+            time_limit: self.time_limit.map(std::time::Duration::from_secs),
             json: self.json,
             progress: !self.no_progress,
         }))

@@ -95,8 +95,8 @@ pub fn review_game(searcher: &mut Searcher, judge: &Judge, game: &GgfGame, from:
             });
             value = None;
         } else if played.mv != Move::Pass && pos.empty_count() <= from {
-            let before = value.unwrap_or_else(|| solve(searcher, eval, &pos, false, selectivity).score);
-            let after_for_next = solve(searcher, eval, &next, false, selectivity).score;
+            let before = value.unwrap_or_else(|| solve(searcher, eval, &pos, false, selectivity, None).score);
+            let after_for_next = solve(searcher, eval, &next, false, selectivity, None).score;
             // After a move the other side is to move (it may have to pass: `solve` counts that).
             let after = -after_for_next;
             reviews.push(MoveReview {

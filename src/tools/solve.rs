@@ -6,12 +6,14 @@
 //! score, nodes, time, speed, and whether the file agrees), a progress bar on stderr meanwhile,
 //! and the totals at the end. The table is cleared before each position, so that each time
 //! stands alone. With `--json`, one JSON object a line instead: each position, then the totals.
+//! With a time limit, a position not solved within it is stopped and reported as cut (with the
+//! move and score of the search so far), neither agreeing nor disagreeing with the file.
 
 use super::bestmove::wld_word;
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
 use crate::formats::ObfLine;
-use crate::search::{NoControl, SearchRequest, Searcher, TranspositionTable};
+use crate::search::{Deadlines, NoControl, SearchRequest, Searcher, TranspositionTable};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -33,6 +35,9 @@ pub struct SolveRequest {
     /// Multi-ProbCut's selectivity: the depth-limited iterations cut at this level, and the
     /// selective solves that precede the exact one start there (0: straight to the exact solve).
     pub selectivity: u8,
+    /// Each position's time limit: a search still running then is stopped and the position
+    /// reported as cut.
+    pub time_limit: Option<Duration>,
     /// Write JSON lines rather than the table.
     pub json: bool,
     /// Show a progress bar on stderr.
@@ -42,7 +47,7 @@ pub struct SolveRequest {
 /// The totals of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolveSummary {
-    /// Positions solved.
+    /// Positions solved (those cut at the time limit are not).
     pub solved: usize,
     /// Answers that agree with the file.
     pub agreed: usize,
@@ -50,6 +55,8 @@ pub struct SolveSummary {
     pub disagreed: usize,
     /// Positions the file gives no score for.
     pub unchecked: usize,
+    /// Positions stopped at the time limit, not solved (not counted in `solved`).
+    pub cut: usize,
     /// Nodes searched in all.
     pub nodes: u64,
     /// Time spent searching in all.
@@ -66,6 +73,9 @@ pub struct Solution {
     pub score: i32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Whether the search ran to its end; `false` when it was stopped at the time limit, and
+    /// `best` and `score` are then those of the search so far.
+    pub complete: bool,
 }
 
 /// What a check of a solution against the file says.
@@ -80,18 +90,32 @@ pub enum Check {
 }
 
 /// Solves `position` with `searcher` (exactly, or WLD) and the evaluation `eval`, the search
-/// cutting at `selectivity` until its last solve, which is exact.
-pub fn solve(searcher: &mut Searcher, eval: &Evaluator, position: &Position, wld: bool, selectivity: u8) -> Solution {
+/// cutting at `selectivity` until its last solve, which is exact; stopped after `time_limit`, if
+/// given.
+pub fn solve(
+    searcher: &mut Searcher,
+    eval: &Evaluator,
+    position: &Position,
+    wld: bool,
+    selectivity: u8,
+    time_limit: Option<Duration>,
+) -> Solution {
     if position.is_game_over() {
-        return Solution { best: None, score: position.final_score(), nodes: 0 };
+        return Solution { best: None, score: position.final_score(), nodes: 0, complete: true };
     }
     let (searched, sign) = if position.must_pass() { (position.pass(), -1) } else { (*position, 1) };
     let mut request = SearchRequest::new(searched, eval.clone());
     request.wld = wld;
     request.selectivity = selectivity;
+    request.deadlines = Deadlines { soft: None, hard: time_limit.map(|limit| request.start + limit) };
     let result = searcher.search(&request, &mut NoControl, &mut |_| {});
     let best = if sign < 0 { Move::Pass } else { result.best };
-    Solution { best: Some(best), score: sign * result.info.score / 100, nodes: result.info.nodes }
+    Solution {
+        best: Some(best),
+        score: sign * result.info.score / 100,
+        nodes: result.info.nodes,
+        complete: result.stopped.is_none(),
+    }
 }
 
 /// Checks `solution` against the scores `line` lists: the score must be the best listed (in WLD
@@ -140,6 +164,7 @@ struct TotalJson {
     agree: usize,
     disagree: usize,
     unchecked: usize,
+    cut: usize,
     nodes: u64,
     time: f64,
     nps: u64,
@@ -183,16 +208,20 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
         bar.set_message(format!("solving #{number}"));
         searcher.clear();
         let started = Instant::now();
-        let solution = solve(&mut searcher, &request.eval, &line.position, request.wld, request.selectivity);
+        let solution =
+            solve(&mut searcher, &request.eval, &line.position, request.wld, request.selectivity, request.time_limit);
         let time = started.elapsed();
-        let verdict = check(line, &solution, request.wld);
-        summary.solved += 1;
+        let verdict = if solution.complete { Some(check(line, &solution, request.wld)) } else { None };
         summary.nodes += solution.nodes;
         summary.time += time;
         match verdict {
-            Check::Agrees => summary.agreed += 1,
-            Check::Disagrees => summary.disagreed += 1,
-            Check::Unknown => summary.unchecked += 1,
+            Some(Check::Agrees) => summary.agreed += 1,
+            Some(Check::Disagrees) => summary.disagreed += 1,
+            Some(Check::Unknown) => summary.unchecked += 1,
+            None => summary.cut += 1,
+        }
+        if verdict.is_some() {
+            summary.solved += 1;
         }
         let best = solution.best.map(|m| m.to_string());
         let expected_moves: Vec<String> = line.best_moves().iter().map(|m| m.to_string()).collect();
@@ -212,9 +241,10 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
                         time: time.as_secs_f64(),
                         nps: nps(solution.nodes, time),
                         check: match verdict {
-                            Check::Agrees => "ok",
-                            Check::Disagrees => "wrong",
-                            Check::Unknown => "unchecked",
+                            Some(Check::Agrees) => "ok",
+                            Some(Check::Disagrees) => "wrong",
+                            Some(Check::Unknown) => "unchecked",
+                            None => "cut",
                         },
                         expected_score: line.best_score(),
                         expected_moves: expected_moves.clone(),
@@ -222,13 +252,14 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
                 );
             }
             let verdict = match verdict {
-                Check::Agrees => "ok".to_string(),
-                Check::Disagrees => format!(
+                Some(Check::Agrees) => "ok".to_string(),
+                Some(Check::Disagrees) => format!(
                     "WRONG (file: {} by {})",
                     score_text(line.best_score().unwrap_or(0), request.wld),
                     expected_moves.join(" ")
                 ),
-                Check::Unknown => "?".to_string(),
+                Some(Check::Unknown) => "?".to_string(),
+                None => "cut at the time limit (move and score of the search so far)".to_string(),
             };
             writeln!(
                 out,
@@ -249,10 +280,11 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
             out,
             &TotalJson {
                 kind: "total",
-                positions: summary.solved,
+                positions: summary.solved + summary.cut,
                 agree: summary.agreed,
                 disagree: summary.disagreed,
                 unchecked: summary.unchecked,
+                cut: summary.cut,
                 nodes: summary.nodes,
                 time: summary.time.as_secs_f64(),
                 nps: nps(summary.nodes, summary.time),
@@ -265,11 +297,12 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     } else {
         writeln!(
             out,
-            "total: {} positions, {} agree, {} disagree, {} unchecked; nodes {}, time {:.3} s, nps {}",
-            summary.solved,
+            "total: {} positions, {} agree, {} disagree, {} unchecked, {} cut; nodes {}, time {:.3} s, nps {}",
+            summary.solved + summary.cut,
             summary.agreed,
             summary.disagreed,
             summary.unchecked,
+            summary.cut,
             summary.nodes,
             summary.time.as_secs_f64(),
             nps(summary.nodes, summary.time)
@@ -292,7 +325,8 @@ mod tests {
     fn solves_and_checks_a_line() {
         let line: ObfLine = FFO_1.parse().unwrap();
         let mut searcher = Searcher::with_hash(4).unwrap();
-        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, false, 4);
+        let solution =
+            solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, false, 4, None);
         assert_eq!(solution.score, 18);
         assert_eq!(solution.best, Some("g8".parse().unwrap()));
         assert_eq!(check(&line, &solution, false), Check::Agrees);
@@ -300,7 +334,7 @@ mod tests {
         assert_eq!(check(&line, &wrong, false), Check::Disagrees);
         let other_move = Solution { best: Some("h1".parse().unwrap()), ..solution };
         assert_eq!(check(&line, &other_move, false), Check::Disagrees);
-        let wld = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, true, 4);
+        let wld = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &line.position, true, 4, None);
         assert!(wld.score >= 2, "a win: {wld:?}");
         assert_eq!(check(&line, &wld, true), Check::Agrees);
         assert_eq!(check(&line, &Solution { score: 0, ..wld }, true), Check::Disagrees);
@@ -312,10 +346,10 @@ mod tests {
         let pos: Position = format!("-O{} O", "X".repeat(62)).parse().unwrap();
         assert!(pos.must_pass());
         let mut searcher = Searcher::with_hash(1).unwrap();
-        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &pos, false, 4);
+        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &pos, false, 4, None);
         assert_eq!((solution.best, solution.score), (Some(Move::Pass), -64));
         let over: Position = format!("{} O", "X".repeat(64)).parse().unwrap();
-        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &over, false, 4);
-        assert_eq!(solution, Solution { best: None, score: -64, nodes: 0 });
+        let solution = solve(&mut searcher, &Evaluator::new(crate::eval::EvalKind::Pattern), &over, false, 4, None);
+        assert_eq!(solution, Solution { best: None, score: -64, nodes: 0, complete: true });
     }
 }
