@@ -566,4 +566,6 @@ fn solve_cuts_positions_at_the_time_limit() {
         text.contains("cut at the time limit") && text.contains("1 agree, 0 disagree, 0 unchecked, 1 cut"),
         "{text}"
     );
+    let header = "solving 2 positions (exact, selectivity 5, 1 thread, 64 MiB table, at most 1 s a position)";
+    assert!(text.starts_with(header), "{text}");
 }

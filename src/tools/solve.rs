@@ -189,13 +189,14 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     if !request.json {
         writeln!(
             out,
-            "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table)",
+            "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table{})",
             request.positions.len(),
             if request.wld { "win/draw/loss" } else { "exact" },
             request.selectivity,
             searcher.threads(),
             if searcher.threads() == 1 { "" } else { "s" },
-            searcher.table().mib()
+            searcher.table().mib(),
+            request.time_limit.map_or(String::new(), |limit| format!(", at most {} s a position", limit.as_secs()))
         )?;
         writeln!(
             out,
