@@ -276,8 +276,9 @@ fn zeroed_slots(count: usize) -> Option<Box<[Slot]>> {
 
 /// Asks Linux to back the 2 MiB-aligned part of the `len` bytes at `ptr` with huge pages, so that a
 /// probe of a large table costs one TLB entry per 2 MiB rather than per 4 KiB. A hint only: where
-/// the kernel has no transparent huge pages, or refuses, nothing changes.
-#[cfg(target_os = "linux")]
+/// the kernel has no transparent huge pages, or refuses, nothing changes. (`MADV_HUGEPAGE` is 14 on
+/// these two architectures; a few others number it differently.)
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn advise_huge_pages(ptr: *mut u8, len: usize) {
     const HUGE: usize = 2 << 20;
     const MADV_HUGEPAGE: i32 = 14;
@@ -295,7 +296,7 @@ fn advise_huge_pages(ptr: *mut u8, len: usize) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
 fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
 #[inline]
