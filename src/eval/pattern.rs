@@ -1,19 +1,20 @@
 //! The pattern evaluation's features: which squares each pattern covers, where its symmetric
-//! placements lie, and how a position's 46 feature indices are computed.
+//! placements lie, and how a position's 76 feature indices are computed.
 //!
 //! A pattern is a set of squares read as a base-3 number, one digit a square (0 empty, 1 the side
-//! to move's disc, 2 the opponent's). Each of the 11 patterns (edge with its two X-squares, 3x3 and
-//! 2x5 corner blocks, rows 2 to 4, diagonals of length 4 to 8) lies on the board in each of its
-//! distinct images under the board's 8 symmetries, and every placement of a pattern reads the same
-//! weight table, so a position and its mirror images get the same evaluation. Beside the patterns,
-//! each stage has a constant for each number of empties and a table over the two sides' numbers
-//! of legal moves ([`mobility_index`]).
+//! to move's disc, 2 the opponent's). Each of the 18 patterns (lines, corner and edge shapes of up
+//! to 10 squares: see [`PATTERNS`]) lies on the board in each of its distinct images under the
+//! board's 8 symmetries, and every placement of a pattern reads the same weight table, so a
+//! position and its mirror images get the same evaluation. Beside the patterns, each stage has a
+//! constant for each number of empties and a table over the two sides' numbers of legal moves
+//! ([`mobility_index`]).
 //!
 //! [`feature_indices`] reads a position's features from scratch: it computes the 8 symmetric views
 //! of the two bitboards once, and reads every placement as the pattern's canonical placement in
-//! one view, gathering its squares with shifts and masks and turning the two bit sets into one
-//! base-3 number with [`TERNARY`]. The search keeps them up to date move by move instead
-//! ([`Features`]). The tests compare both with a square-by-square reading of each placement.
+//! one view, gathering its squares (with shifts and masks where the shape allows) and turning the
+//! two bit sets into one base-3 number with [`TERNARY`]. The search keeps them up to date move by
+//! move instead ([`Features`]). The tests compare both with a square-by-square reading of each
+//! placement.
 
 use crate::board::movegen::legal_moves;
 use crate::board::symmetry::{symmetric_square, views};
@@ -48,23 +49,33 @@ impl Pattern {
     }
 }
 
-/// The patterns, in the order of their tables.
-pub const PATTERNS: [Pattern; 11] = [
+/// The patterns, in the order of their tables: the edge with its X-squares, the 3x3 and 2x5 corner
+/// blocks, rows 2 to 4, the diagonals of length 5 to 8 with corner, C- or X-squares at their ends,
+/// the diagonal of length 4, then corner and edge shapes of 10 squares. The shapes beyond the first
+/// eleven patterns (which had plain diagonals) are those of Egaroucid's evaluation.
+pub const PATTERNS: [Pattern; 18] = [
     Pattern { name: "edge+2x", squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14], symmetries: &[0, 2, 4, 5] },
     Pattern { name: "corner-3x3", squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18], symmetries: &[0, 1, 2, 3] },
     Pattern { name: "corner-2x5", squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], symmetries: &[0, 1, 2, 3, 4, 5, 6, 7] },
     Pattern { name: "row-2", squares: &[8, 9, 10, 11, 12, 13, 14, 15], symmetries: &[0, 2, 4, 5] },
     Pattern { name: "row-3", squares: &[16, 17, 18, 19, 20, 21, 22, 23], symmetries: &[0, 2, 4, 5] },
     Pattern { name: "row-4", squares: &[24, 25, 26, 27, 28, 29, 30, 31], symmetries: &[0, 2, 4, 5] },
-    Pattern { name: "diagonal-8", squares: &[0, 9, 18, 27, 36, 45, 54, 63], symmetries: &[0, 1] },
-    Pattern { name: "diagonal-7", squares: &[1, 10, 19, 28, 37, 46, 55], symmetries: &[0, 1, 2, 3] },
-    Pattern { name: "diagonal-6", squares: &[2, 11, 20, 29, 38, 47], symmetries: &[0, 1, 2, 3] },
-    Pattern { name: "diagonal-5", squares: &[3, 12, 21, 30, 39], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-8+2c", squares: &[0, 9, 18, 27, 36, 45, 54, 63, 8, 1], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-7+2corners", squares: &[0, 1, 10, 19, 28, 37, 46, 55, 63], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-6+2c+x", squares: &[1, 2, 11, 20, 14, 29, 38, 47, 55], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "diagonal-5+2x", squares: &[9, 3, 12, 21, 30, 39, 54], symmetries: &[0, 1, 2, 3] },
     Pattern { name: "diagonal-4", squares: &[4, 13, 22, 31], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "corner-triangle", squares: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "edge-block", squares: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "narrow-triangle", squares: &[0, 1, 2, 3, 4, 8, 9, 16, 24, 32], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "cross", squares: &[0, 9, 18, 27, 1, 10, 19, 8, 17, 26], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "edge+2c", squares: &[10, 0, 1, 2, 3, 4, 5, 6, 7, 13], symmetries: &[0, 2, 4, 5] },
+    Pattern { name: "fish", squares: &[0, 1, 8, 9, 10, 11, 17, 18, 25, 27], symmetries: &[0, 1, 2, 3] },
+    Pattern { name: "anvil", squares: &[18, 19, 11, 3, 2, 5, 4, 12, 20, 21], symmetries: &[0, 2, 4, 5] },
 ];
 
 /// The number of features (pattern placements) of a position.
-pub const FEATURES: usize = 46;
+pub const FEATURES: usize = 76;
 
 /// Where each pattern's table starts in a stage's weights.
 pub const OFFSETS: [usize; PATTERNS.len()] = {
@@ -149,14 +160,9 @@ pub const TERNARY: [u16; 1024] = {
     table
 };
 
-/// Gathers the squares of a line with one square per column (a diagonal) into the low bits, in
-/// column order, starting at column `first`.
-#[inline]
-const fn gather(b: u64, mask: u64, first: u32) -> usize {
-    ((((b & mask).wrapping_mul(0x0101_0101_0101_0101)) >> 56) >> first) as usize
-}
-
-/// The canonical placement of pattern `p` read from one view, as a bit set in digit order.
+/// The canonical placement of pattern `p` read from one view, as a bit set in digit order: the
+/// edge, the corner blocks and the rows with shifts and masks, the other patterns square by square
+/// (the search does not read features from scratch, see [`Features`]).
 #[inline(always)]
 fn pattern_bits(p: usize, b: u64) -> usize {
     match p {
@@ -166,11 +172,9 @@ fn pattern_bits(p: usize, b: u64) -> usize {
         3 => ((b >> 8) & 0xff) as usize,
         4 => ((b >> 16) & 0xff) as usize,
         5 => ((b >> 24) & 0xff) as usize,
-        6 => gather(b, 0x8040_2010_0804_0201, 0),
-        7 => gather(b, 0x0080_4020_1008_0402, 1),
-        8 => gather(b, 0x0000_8040_2010_0804, 2),
-        9 => gather(b, 0x0000_0080_4020_1008, 3),
-        _ => gather(b, 0x0000_0000_8040_2010, 4),
+        _ => {
+            PATTERNS[p].squares.iter().enumerate().fold(0, |bits, (digit, &q)| bits | ((b >> q & 1) as usize) << digit)
+        }
     }
 }
 
@@ -195,7 +199,7 @@ pub fn feature_indices(player: u64, opponent: u64) -> [u32; FEATURES] {
 }
 
 /// Lanes of a [`Features`] vector: the [`FEATURES`] padded to a multiple of 8, for vector code.
-pub const LANES: usize = 48;
+pub const LANES: usize = 80;
 
 /// Where each feature's pattern table starts in a stage's weights.
 pub const FEATURE_OFFSET: [u32; FEATURES] = {
@@ -423,7 +427,7 @@ mod tests {
     #[test]
     fn sizes_add_up() {
         assert_eq!(FEATURE_PATTERN.len(), PATTERNS.iter().map(|p| p.symmetries.len()).sum::<usize>());
-        assert_eq!(BIAS, 59049 + 19683 + 59049 + 3 * 6561 + 6561 + 2187 + 729 + 243 + 81);
+        assert_eq!(BIAS, 10 * 59049 + 3 * 19683 + 3 * 6561 + 2187 + 81);
         assert!(PATTERNS.iter().all(|p| p.squares.len() <= 10));
     }
 

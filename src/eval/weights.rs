@@ -2,14 +2,14 @@
 //! in. The default file is embedded in the binary; `--weights FILE` and `setoption name Weights`
 //! load another.
 //!
-//! File format (version 3, little-endian):
+//! File format (version 4, little-endian):
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `MAGPIEPW` |
-//! | 4 | version (3; version 2 had no solve fits, version 1 no mobility table) |
+//! | 4 | version (4; version 3 had 11 patterns, version 2 no solve fits, version 1 no mobility table) |
 //! | 4 | stages (15) |
-//! | 4 | weights per stage (the pattern tables, 4 constants and the 25 × 25 mobility table: 167,894) |
+//! | 4 | weights per stage (the pattern tables, 4 constants and the 25 × 25 mobility table: 672,119) |
 //! | 4 | K, the number of ProbCut entries |
 //! | 16 × K | each: stage, deep depth, shallow depth, kind (one byte each), then slope, intercept and σ (f32); kind 0 is a depth-limited fit, kind 1 a solve fit (its deep depth is the empties, its stage theirs) |
 //! | 4 | L, the length of the weight stream |
@@ -31,7 +31,7 @@ use std::sync::{Arc, LazyLock};
 pub const MAGIC: &[u8; 8] = b"MAGPIEPW";
 
 /// The version this build reads and writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Multi-ProbCut's prediction of a deep search's score from a shallow one, for one stage and one
 /// depth: `deep ≈ slope × shallow + intercept`, with error σ (centi-discs). A solve fit predicts
@@ -568,7 +568,7 @@ mod tests {
             + i32::from(table[mobility]);
         assert_eq!(w.evaluate(p, o), expected.clamp(-6400, 6400));
         assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), w.evaluate(p, o));
-        assert_eq!(FEATURE_PATTERN.len(), 46);
+        assert_eq!(FEATURE_PATTERN.len(), 76);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
     }
 
