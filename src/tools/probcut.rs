@@ -187,6 +187,12 @@ fn regress(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((slope, intercept, var.sqrt()))
 }
 
+/// A score for every disc on the board: a search that finds a wipeout. The evaluation never
+/// predicts one, and a single such pair among the 254 of a stage (a side of 3 discs at 45 empties,
+/// evaluated at -32 and wiped out three plies on) tripled that stage's sigma: pairs with one are
+/// left out of the depth-limited fits.
+const WIPEOUT: f64 = 6400.0;
+
 /// The fits from the scores of each position (by stage).
 pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutFit> {
     let mut fits = Vec::new();
@@ -197,6 +203,7 @@ pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutF
                 .iter()
                 .filter(|(stage, _)| *stage == s)
                 .filter_map(|(_, v)| Some((f64::from(v[shallow as usize]?), f64::from(v[depth as usize]?))))
+                .filter(|&(x, y)| x.abs() < WIPEOUT && y.abs() < WIPEOUT)
                 .collect();
             if pairs.len() < MIN_PAIRS {
                 continue;
@@ -332,5 +339,18 @@ mod tests {
         let (slope, intercept, sigma) = regress(&pairs).unwrap();
         assert!((slope - 2.0).abs() < 0.01 && (intercept - 3.0).abs() < 0.5 && (sigma - 1.0).abs() < 0.05);
         assert!(regress(&[(1.0, 2.0), (1.0, 3.0)]).is_none());
+    }
+
+    /// A wipeout found by the deeper search does not enter the fit.
+    #[test]
+    fn wipeouts_are_left_out_of_the_fits() {
+        let scores: Vec<(usize, Vec<Option<i32>>)> =
+            (0..40).map(|i| (11, vec![Some(i * 10), Some(i * 10 + 5), Some(i * 10 - 5), Some(i * 10 + 7)])).collect();
+        let mut with_wipeout = scores.clone();
+        with_wipeout.push((11, vec![Some(-3245), Some(-3389), Some(-3301), Some(6400)]));
+        let (clean, polluted) = (fit(&scores, 3), fit(&with_wipeout, 3));
+        assert_eq!(clean.len(), 1);
+        assert_eq!(polluted, clean);
+        assert!(clean[0].sigma < 10.0, "{}", clean[0].sigma);
     }
 }
