@@ -51,8 +51,9 @@ impl Pattern {
 
 /// The patterns, in the order of their tables: the edge with its X-squares, the 3x3 and 2x5 corner
 /// blocks, rows 2 to 4, the diagonals of length 5 to 8 with corner, C- or X-squares at their ends,
-/// the diagonal of length 4, then corner and edge shapes of 10 squares. The shapes beyond the first
-/// eleven patterns (which had plain diagonals) are those of Egaroucid's evaluation.
+/// the diagonal of length 4, then corner and edge shapes of 10 squares. The longer diagonals and
+/// the 10-square shapes are those of Egaroucid's evaluation; version 3 of the weight file had the
+/// first eleven with plain diagonals.
 pub const PATTERNS: [Pattern; 18] = [
     Pattern { name: "edge+2x", squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14], symmetries: &[0, 2, 4, 5] },
     Pattern { name: "corner-3x3", squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18], symmetries: &[0, 1, 2, 3] },

@@ -187,10 +187,10 @@ fn regress(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((slope, intercept, var.sqrt()))
 }
 
-/// A score for every disc on the board: a search that finds a wipeout. The evaluation never
-/// predicts one, and a single such pair among the 254 of a stage (a side of 3 discs at 45 empties,
-/// evaluated at -32 and wiped out three plies on) tripled that stage's sigma: pairs with one are
-/// left out of the depth-limited fits.
+/// The bound of a score: every disc on the board, a wipeout found by the search (or an evaluation
+/// at its clamp). Such a score is outside the regression's linear range: a single pair with one
+/// among the 254 of a stage (a side of 3 discs at 45 empties, evaluated at -32 and wiped out three
+/// plies on) tripled that stage's sigma, so pairs with one are left out of the depth-limited fits.
 const WIPEOUT: f64 = 6400.0;
 
 /// The fits from the scores of each position (by stage).
