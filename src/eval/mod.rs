@@ -17,6 +17,11 @@ use std::str::FromStr;
 use std::sync::Arc;
 use weights::Weights;
 
+/// A wipeout in centi-discs: the most any score says, and the bound of every evaluation's
+/// [`Evaluator::evaluate`] and of every score a search reports. Inside the search the pattern
+/// evaluation may go beyond it (see [`weights::SEARCH_BOUND`]).
+pub const WIPEOUT: i32 = 6400;
+
 /// One named term of an evaluation: its raw feature value and its contribution in centi-discs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalPart {

@@ -19,6 +19,7 @@
 //! A file is checked completely before it replaces the weights in use: a wrong magic, version or
 //! shape, a damaged stream or a hash that does not match is refused with a one-line error.
 
+use super::WIPEOUT;
 use super::pattern::{
     FEATURE_OFFSET, FEATURES, Features, LANES, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index,
     mobility_index_of, stage,
@@ -32,6 +33,14 @@ pub const MAGIC: &[u8; 8] = b"MAGPIEPW";
 
 /// The version this build reads and writes.
 pub const VERSION: u32 = 4;
+
+/// The bound of the pattern evaluation inside the search (twice [`WIPEOUT`]): a position the
+/// patterns rate beyond a wipeout is still told from one they rate further beyond, which orders
+/// the moves of a won endgame (FFO #59, won by a wipeout, took over 5 minutes to solve with the
+/// evaluation clamped at a wipeout, 0.1 s without). Such a score is a heuristic, never a proven
+/// result; the search clamps what it reports to ±[`WIPEOUT`]. Well inside the search's infinity
+/// and the transposition table's 16-bit bounds.
+pub const SEARCH_BOUND: i32 = 2 * WIPEOUT;
 
 /// Multi-ProbCut's prediction of a deep search's score from a shallow one, for one stage and one
 /// depth: `deep ≈ slope × shallow + intercept`, with error σ (centi-discs). A solve fit predicts
@@ -444,7 +453,7 @@ impl Weights {
     }
 
     /// The score in centi-discs for the side to move (discs `player`) against `opponent`, on the
-    /// 8x8 board, within ±6400.
+    /// 8x8 board, within ±[`WIPEOUT`].
     #[inline]
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         let empties = 64 - (player | opponent).count_ones();
@@ -452,10 +461,11 @@ impl Weights {
         let indices = feature_indices(player, opponent);
         let constant = i32::from(table[constant_index(empties)]) + i32::from(table[mobility_index(player, opponent)]);
         let sum: i32 = indices.iter().map(|&i| i32::from(table[i as usize])).sum::<i32>() + constant;
-        sum.clamp(-6400, 6400)
+        sum.clamp(-WIPEOUT, WIPEOUT)
     }
 
-    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search.
+    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search, but
+    /// within ±[`SEARCH_BOUND`] rather than ±[`WIPEOUT`].
     #[inline]
     pub fn evaluate_features(&self, features: &Features, player: u64, opponent: u64) -> i32 {
         self.evaluate_indices(&features.player, player, opponent)
@@ -479,7 +489,7 @@ impl Weights {
         for (&offset, &index) in FEATURE_OFFSET.iter().zip(&indices[..FEATURES]) {
             sum += i32::from(table[(offset + u32::from(index)) as usize]);
         }
-        sum.clamp(-6400, 6400)
+        sum.clamp(-SEARCH_BOUND, SEARCH_BOUND)
     }
 }
 
@@ -567,7 +577,7 @@ mod tests {
             + i32::from(table[constant_index(pos.empty_count())])
             + i32::from(table[mobility]);
         assert_eq!(w.evaluate(p, o), expected.clamp(-6400, 6400));
-        assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), w.evaluate(p, o));
+        assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), expected.clamp(-SEARCH_BOUND, SEARCH_BOUND));
         assert_eq!(FEATURE_PATTERN.len(), 76);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
     }

@@ -30,8 +30,8 @@ use super::{INFINITY, SearchControl};
 use crate::board::movegen::{flips, last_flip_count, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{Position, Square, hash_discs};
-use crate::eval::EvalKind;
 use crate::eval::features::neighbours;
+use crate::eval::{EvalKind, WIPEOUT};
 
 /// At or below this many empty squares the solver uses neither the table nor the mobility
 /// ordering.
@@ -394,7 +394,7 @@ impl Worker {
         let shallow = i32::from(fit.shallow);
         // exact × 100 ≈ slope · shallow + intercept, both in centi-discs.
         let high = ((((alpha + 1) * 100) as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
-        if high < 6400 {
+        if high < WIPEOUT {
             let v = self.pvs(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
@@ -404,7 +404,7 @@ impl Worker {
             }
         }
         let low = (((alpha * 100) as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
-        if low > -6400 {
+        if low > -WIPEOUT {
             let v = self.pvs(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);

@@ -21,6 +21,7 @@ use super::worker::{PASS, Worker, to_centi_discs};
 use super::{INFINITY, MAX_PLY, SearchControl};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{Position, Square};
+use crate::eval::WIPEOUT;
 
 /// From this depth up, moves are ordered by mobility (and evaluation); below, by square class only.
 pub const ORDERING_DEPTH: i32 = 3;
@@ -318,7 +319,7 @@ impl Worker {
         // deep ≈ slope · shallow + intercept: a deep score of at least beta + margin needs a
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
-        if high < 6400 && eval.is_none_or(|e| e >= beta as f32 - gate) {
+        if high < WIPEOUT && eval.is_none_or(|e| e >= beta as f32 - gate) {
             let v = self.pvs(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
@@ -328,7 +329,7 @@ impl Worker {
             }
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
-        if low > -6400 && eval.is_none_or(|e| e < alpha as f32 + gate) {
+        if low > -WIPEOUT && eval.is_none_or(|e| e < alpha as f32 + gate) {
             let v = self.pvs(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);

@@ -21,6 +21,7 @@ use super::tt::NO_MOVE;
 use super::worker::{Worker, disc_window, to_centi_discs};
 use super::{Bound, Deadlines, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, unsearched};
 use crate::board::{Move, Position, Square, hash_discs};
+use crate::eval::WIPEOUT;
 use std::time::Instant;
 
 /// The exact solve starts once the next depth would be at least the empties minus this.
@@ -167,7 +168,9 @@ impl Worker {
             let info = |m: &RootMove, rank: usize, nodes: u64| SearchInfo {
                 depth: reported_depth,
                 seldepth: self.seldepth as u32,
-                score: m.score,
+                // The patterns may rate a position beyond a wipeout inside the search
+                // (`SEARCH_BOUND`); no score says more than one.
+                score: m.score.clamp(-WIPEOUT, WIPEOUT),
                 exact,
                 solve: solving,
                 bound: m.bound,
@@ -423,6 +426,58 @@ mod tests {
                 assert_eq!(values, expected, "{kind:?} {pos}");
             }
         }
+    }
+
+    #[test]
+    fn reported_scores_stay_within_a_wipeout() {
+        // Games where Black takes the most discs it can and White the fewest: the patterns rate
+        // some of their positions beyond a wipeout inside the search, whose depth-1 score is then
+        // the best of those ratings; the reported score stops at a wipeout.
+        use crate::board::Color;
+        use crate::eval::pattern::Features;
+        use crate::eval::weights::Weights;
+        let weights = Weights::embedded();
+        let beyond = |p: &Position| {
+            let e = weights.evaluate_features(&Features::new(p.player(), p.opponent()), p.player(), p.opponent());
+            assert!(e.abs() <= crate::eval::weights::SEARCH_BOUND);
+            e
+        };
+        let mut rng = Rng::new(9);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut pos = Position::initial();
+            while !pos.is_game_over() {
+                let moves: Vec<Square> = pos.legal_moves().iter().collect();
+                if moves.is_empty() {
+                    pos = pos.pass();
+                    continue;
+                }
+                // A child's value for its side to move, as the depth-1 search's leaves give it.
+                let value = |c: &Position| match (c.legal_moves().is_empty(), c.opponent_moves().is_empty()) {
+                    (true, true) => c.final_score() * 100,
+                    (true, false) => -beyond(&c.pass()),
+                    _ => beyond(c),
+                };
+                let best_child = moves.iter().map(|&sq| -value(&pos.play(sq))).max().unwrap();
+                if best_child.abs() > WIPEOUT && pos.empty_count() > 1 {
+                    let mut request = SearchRequest::new(pos, EvalKind::Pattern);
+                    request.max_depth = 1;
+                    request.selectivity = 0;
+                    let result = searcher().search(&request, &mut NoControl, &mut |_| {});
+                    assert_eq!(result.info.score, best_child.clamp(-WIPEOUT, WIPEOUT), "{pos}");
+                    checked += 1;
+                }
+                let black = pos.side_to_move() == Color::Black;
+                // The mover's discs after each move, ties broken at random.
+                let keyed: Vec<(u32, Square)> = moves
+                    .iter()
+                    .map(|&sq| (pos.play(sq).opponent().count_ones() * 64 + rng.below(64) as u32, sq))
+                    .collect();
+                let pick = if black { keyed.iter().max() } else { keyed.iter().min() };
+                pos = pos.play(pick.unwrap().1);
+            }
+        }
+        assert!(checked > 0, "no position rated beyond a wipeout");
     }
 
     #[test]

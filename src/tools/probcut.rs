@@ -187,11 +187,12 @@ fn regress(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((slope, intercept, var.sqrt()))
 }
 
-/// The bound of a score: every disc on the board, a wipeout found by the search (or an evaluation
-/// at its clamp). Such a score is outside the regression's linear range: a single pair with one
-/// among the 254 of a stage (a side of 3 discs at 45 empties, evaluated at -32 and wiped out three
-/// plies on) tripled that stage's sigma, so pairs with one are left out of the depth-limited fits.
-const WIPEOUT: f64 = 6400.0;
+/// The bound of a reported score ([`crate::eval::WIPEOUT`]): every disc on the board, a wipeout
+/// found by the search (or an evaluation at the clamp). Such a score is outside the regression's
+/// linear range: a single pair with one among the 254 of a stage (a side of 3 discs at 45 empties,
+/// evaluated at -32 and wiped out three plies on) tripled that stage's sigma, so pairs with one are
+/// left out of the depth-limited fits.
+const WIPEOUT: f64 = crate::eval::WIPEOUT as f64;
 
 /// The fits from the scores of each position (by stage).
 pub fn fit(scores: &[(usize, Vec<Option<i32>>)], max_depth: u32) -> Vec<ProbCutFit> {
