@@ -37,7 +37,7 @@ pub const VERSION: u32 = 4;
 /// The bound of the pattern evaluation inside the search (twice [`WIPEOUT`]): a position the
 /// patterns rate beyond a wipeout is still told from one they rate further beyond, which orders
 /// the moves of a won endgame (FFO #59, won by a wipeout, took over 5 minutes to solve with the
-/// evaluation clamped at a wipeout, 0.1 s without). Such a score is a heuristic, never a proven
+/// evaluation clamped at a wipeout, 0.05 s without). Such a score is a heuristic, never a proven
 /// result; the search clamps what it reports to ±[`WIPEOUT`]. Well inside the search's infinity
 /// and the transposition table's 16-bit bounds.
 pub const SEARCH_BOUND: i32 = 2 * WIPEOUT;
@@ -576,7 +576,7 @@ mod tests {
         let expected: i32 = feature_indices(p, o).iter().map(|&i| i32::from(table[i as usize])).sum::<i32>()
             + i32::from(table[constant_index(pos.empty_count())])
             + i32::from(table[mobility]);
-        assert_eq!(w.evaluate(p, o), expected.clamp(-6400, 6400));
+        assert_eq!(w.evaluate(p, o), expected.clamp(-WIPEOUT, WIPEOUT));
         assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), expected.clamp(-SEARCH_BOUND, SEARCH_BOUND));
         assert_eq!(FEATURE_PATTERN.len(), 76);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
