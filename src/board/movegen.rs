@@ -2,7 +2,8 @@
 //!
 //! These are the hottest functions of the engine. Each has a portable version (plain 64-bit
 //! shifts and bit scans, any CPU) and, when the build targets a CPU with AVX2, a vector version that
-//! handles four directions per instruction. The choice is made at compile time: the default build
+//! handles four directions per instruction (the flips, with AVX-512, by a leading-zero count per
+//! direction). The choice is made at compile time: the default build
 //! (`.cargo/config.toml`) targets the building machine's CPU; `RUSTFLAGS=` builds the portable one.
 //! Both versions are always compiled on x86-64 with AVX2 so that tests compare them.
 //!
@@ -60,7 +61,16 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 /// because it flips nothing). `sq` must be empty and below 64.
 #[inline]
 pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512cd", target_feature = "avx512vl"))]
+    {
+        // SAFETY: this build targets CPUs with AVX-512 CD and VL (the cfg above).
+        unsafe { avx512::flips(sq, player, opponent) }
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(all(target_feature = "avx512cd", target_feature = "avx512vl"))
+    ))]
     {
         // SAFETY: this build targets CPUs with AVX2 (the cfg above), so the instructions exist.
         unsafe { avx2::flips(sq, player, opponent) }
@@ -298,6 +308,50 @@ pub mod avx2 {
     }
 }
 
+/// AVX-512 versions (the CD and VL extensions on 256-bit vectors): a leading-zero count per lane
+/// finds the nearest blocker of the rays towards lower indexes as the lowest-bit trick finds it
+/// towards higher ones, so no run has to be grown by shifts.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512cd", target_feature = "avx512vl"))]
+pub mod avx512 {
+    use super::RAYS;
+    use std::arch::x86_64::*;
+
+    /// Flips: in each ray, the nearest square that is not an opponent disc; when it holds a player
+    /// disc, the ray's squares before it flip.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 CD and VL.
+    #[inline]
+    #[target_feature(enable = "avx2,avx512cd,avx512vl")]
+    pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
+        let r = &RAYS[sq];
+        let zero = _mm256_setzero_si256();
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+
+        // Towards higher indexes: the nearest square is the lowest bit of the ray.
+        let rays = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+        let blockers = _mm256_andnot_si256(o, rays);
+        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+        let outflank = _mm256_and_si256(first, p);
+        let before = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), rays);
+        let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), before);
+
+        // Towards lower indexes: the nearest square is the highest bit (a shift by 64 gives 0
+        // when the ray holds no blocker).
+        let rays = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
+        let blockers = _mm256_andnot_si256(o, rays);
+        let top = _mm256_set1_epi64x(i64::MIN);
+        let first = _mm256_srlv_epi64(top, _mm256_lzcnt_epi64(blockers));
+        let outflank = _mm256_and_si256(first, p);
+        let down = _mm256_and_si256(_mm256_sub_epi64(zero, _mm256_slli_epi64::<1>(outflank)), rays);
+
+        let both = _mm256_or_si256(up, down);
+        let halves = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
+        _mm_cvtsi128_si64(_mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves))) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,6 +441,9 @@ mod tests {
                 }
                 let expected = reference_flips(sq, p, o);
                 assert_eq!(portable::flips(sq, p, o), expected, "flips sq={sq} p={p:#x} o={o:#x}");
+                // SAFETY: compiled only where the build targets AVX2.
+                #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+                assert_eq!(unsafe { avx2::flips(sq, p, o) }, expected, "avx2 flips sq={sq} p={p:#x} o={o:#x}");
                 assert_eq!(flips(sq, p, o), expected, "flips sq={sq} p={p:#x} o={o:#x}");
             }
         }

@@ -21,8 +21,7 @@
 //! prediction lies beyond the window by t·σ. Its table entries record their selectivity, so an
 //! exact solve never trusts them (it still tries their moves first).
 
-use super::ordering::MAX_MOVES;
-use super::ordering::{Layout, MoveList, ordered_moves};
+use super::ordering::{Layout, MAX_MOVES, MoveList, value_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
@@ -169,7 +168,8 @@ impl Worker {
         }
         let key = hash_discs(player, opponent, self.setup.size);
         let hint = self.tt.probe(key).map_or(NO_MOVE, |e| e.best);
-        let mut list = self.solver_moves(pos, ply, moves, hint, control);
+        let mut list = MoveList::generate(player, opponent, moves);
+        self.order_solver_moves(pos, ply, &mut list, hint, control);
         let start_alpha = alpha;
         let start_nodes = self.nodes;
         let mut best = NO_SCORE;
@@ -276,16 +276,19 @@ impl Worker {
         {
             return score;
         }
-        let mut list = self.solver_moves(pos, ply, moves, hint, control);
+        let mut list = MoveList::generate(player, opponent, moves);
+        // Enhanced transposition cutoff: a child already known to be bad enough for the opponent
+        // cuts at once, before any move is searched. The children's buckets are all requested
+        // from memory before the moves are ordered, so that their loads overlap that work.
+        let mut keys = [0u64; MAX_MOVES];
         if n >= ETC_EMPTIES {
-            // Enhanced transposition cutoff: a child already known to be bad enough for the
-            // opponent cuts at once, before any move is searched. The children's buckets are
-            // all requested from memory first, so that their loads overlap.
-            let mut keys = [0u64; super::ordering::MAX_MOVES];
             for (key, m) in keys.iter_mut().zip(list.as_slice()) {
                 *key = hash_discs(opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square), self.setup.size);
                 self.tt.prefetch(*key);
             }
+        }
+        self.order_solver_moves(pos, ply, &mut list, hint, control);
+        if n >= ETC_EMPTIES {
             for &key in &keys[..list.len()] {
                 if let Some(entry) = self.tt.probe(key)
                     && u32::from(entry.depth) + 1 >= n
@@ -335,23 +338,24 @@ impl Worker {
         best
     }
 
-    /// The moves `moves` of `pos` at `ply` in the solver's order: the table's move `hint` first,
-    /// then by mobility ([`ordered_moves`]) and, from [`EVAL_ORDER_EMPTIES`] up, by evaluation
-    /// (on the smaller boards from [`SMALL_EVAL_ORDER_EMPTIES`] up, by a shallow search with the
-    /// hand-made one).
-    fn solver_moves(
+    /// Values the moves of `list` (every legal move of `pos` at `ply`) in the solver's order: the
+    /// table's move `hint` first, then by mobility ([`value_moves`]) and, from
+    /// [`EVAL_ORDER_EMPTIES`] up, by evaluation (on the smaller boards from
+    /// [`SMALL_EVAL_ORDER_EMPTIES`] up, by a shallow search with the hand-made one).
+    fn order_solver_moves(
         &mut self,
         pos: &Position,
         ply: usize,
-        moves: u64,
+        list: &mut MoveList,
         hint: u8,
         control: &mut dyn SearchControl,
-    ) -> MoveList {
+    ) {
         let n = pos.empty_count();
         if self.patterns && n >= EVAL_ORDER_EMPTIES {
-            return self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL_SOLVE);
+            self.value_by_evaluation(pos, ply, list, hint, W_EVAL_SOLVE);
+            return;
         }
-        let mut list = ordered_moves(pos.player(), pos.opponent(), moves, self.layout, hint);
+        value_moves(list, pos.player(), pos.opponent(), self.layout, hint);
         if n >= SMALL_EVAL_ORDER_EMPTIES
             && self.squares < 64
             && matches!(self.setup.eval.kind(), EvalKind::Pattern | EvalKind::Heuristic)
@@ -367,7 +371,6 @@ impl Worker {
                 m.value += W_EVAL_SOLVE * value;
             }
         }
-        list
     }
 
     #[inline]

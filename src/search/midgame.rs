@@ -271,10 +271,24 @@ impl Worker {
         hint: u8,
         weight: i32,
     ) -> MoveList {
+        let mut list = MoveList::generate(pos.player(), pos.opponent(), moves);
+        self.value_by_evaluation(pos, ply, &mut list, hint, weight);
+        list
+    }
+
+    /// Gives the moves of `list` (all generated for `pos`) their values as
+    /// [`Self::ordered_by_evaluation`] does.
+    pub(super) fn value_by_evaluation(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        list: &mut MoveList,
+        hint: u8,
+        weight: i32,
+    ) {
         let parent = *self.features.at(ply, pos);
         let weights = self.setup.eval.weights();
         let (player, opponent) = (pos.player(), pos.opponent());
-        let mut list = MoveList::generate(player, opponent, moves);
         let parity = self.layout.parity(!(player | opponent) & self.layout.playable);
         for m in list.as_mut_slice() {
             m.value = if m.square == hint {
@@ -286,7 +300,6 @@ impl Worker {
                 value - weight * weights.evaluate_indices_with_moves(&indices, next_player, next_opponent, replies)
             };
         }
-        list
     }
 
     /// Multi-ProbCut: whether a shallow search predicts, with confidence factor `t`, that a search

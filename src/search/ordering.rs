@@ -275,12 +275,19 @@ pub fn move_value_and_replies(
 #[inline]
 pub fn ordered_moves(player: u64, opponent: u64, moves: u64, layout: &Layout, first: u8) -> MoveList {
     let mut list = MoveList::generate(player, opponent, moves);
+    value_moves(&mut list, player, opponent, layout, first);
+    list
+}
+
+/// Gives the moves of `list` (generated for `player`) their ordering values, as
+/// [`ordered_moves`] does.
+#[inline]
+pub fn value_moves(list: &mut MoveList, player: u64, opponent: u64, layout: &Layout, first: u8) {
     let parity = layout.parity(!(player | opponent) & layout.playable);
     for m in list.as_mut_slice() {
         m.value =
             if m.square == first { FIRST } else { move_value(player, opponent, m.square, m.flips, layout, parity) };
     }
-    list
 }
 
 #[cfg(test)]
