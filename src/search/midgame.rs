@@ -14,7 +14,7 @@
 //!   again those that beat alpha;
 //! - stores its bounds and best move.
 
-use super::ordering::{FIRST, MoveList, move_value_and_replies, ordered_moves};
+use super::ordering::{FIRST, MoveList, move_value_and_replies, value_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
@@ -118,11 +118,21 @@ impl Worker {
         }
         let (player, opponent) = (pos.player(), pos.opponent());
         let mut list = if depth >= ORDERING_DEPTH {
-            if self.patterns && self.setup.probcut.is_some() {
-                self.ordered_by_evaluation(pos, ply, moves, hint, W_EVAL)
-            } else {
-                ordered_moves(player, opponent, moves, self.layout, hint)
+            let mut list = MoveList::generate(player, opponent, moves);
+            if depth > TABLE_DEPTH {
+                // The children will probe the table: their buckets are requested now, so that
+                // the loads overlap the ordering below.
+                for m in list.as_slice() {
+                    let child = pos.play_with_flips(Square::from_index_unchecked(m.square.into()), m.flips);
+                    self.tt.prefetch(self.midgame_key(&child));
+                }
             }
+            if self.patterns && self.setup.probcut.is_some() {
+                self.value_by_evaluation(pos, ply, &mut list, hint, W_EVAL);
+            } else {
+                value_moves(&mut list, player, opponent, self.layout, hint);
+            }
+            list
         } else {
             let mut list = MoveList::generate(player, opponent, moves);
             for m in list.as_mut_slice() {
@@ -259,25 +269,10 @@ impl Worker {
         }
     }
 
-    /// The moves `moves` of `pos` at `ply` ordered as [`ordered_moves`] orders them, less the
-    /// pattern evaluation of the position each leads to (for the side that plays it) times
-    /// `weight`; the table's move `hint` first. The opponent's replies are generated once for
-    /// both terms.
-    pub(super) fn ordered_by_evaluation(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        moves: u64,
-        hint: u8,
-        weight: i32,
-    ) -> MoveList {
-        let mut list = MoveList::generate(pos.player(), pos.opponent(), moves);
-        self.value_by_evaluation(pos, ply, &mut list, hint, weight);
-        list
-    }
-
-    /// Gives the moves of `list` (all generated for `pos`) their values as
-    /// [`Self::ordered_by_evaluation`] does.
+    /// Values the moves of `list` (every legal move of `pos` at `ply`) as
+    /// [`super::ordering::value_moves`] does, less the pattern evaluation of the position each
+    /// leads to (for the side that plays it) times `weight`; the table's move `hint` first. The
+    /// opponent's replies are generated once for both terms.
     pub(super) fn value_by_evaluation(
         &mut self,
         pos: &Position,
