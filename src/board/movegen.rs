@@ -235,7 +235,7 @@ pub mod avx2 {
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn or_lanes(v: __m256i) -> u64 {
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
         let halves = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         let folded = _mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves));
         _mm_cvtsi128_si64(folded) as u64
@@ -277,18 +277,9 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
-        let r = &RAYS[sq];
         let zero = _mm256_setzero_si256();
         let p = _mm256_set1_epi64x(player as i64);
-        let o = _mm256_set1_epi64x(opponent as i64);
-
-        // Towards higher indexes: the first non-opponent square of each ray.
-        let rays = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
-        let blockers = _mm256_andnot_si256(o, rays);
-        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
-        let outflank = _mm256_and_si256(first, p);
-        let before = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), rays);
-        let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), before);
+        let up = flips_up(&RAYS[sq], player, opponent);
 
         // Towards lower indexes: west, north, north-east, north-west, i.e. right shifts by the same
         // lane shifts as the move generator.
@@ -306,6 +297,23 @@ pub mod avx2 {
 
         or_lanes(_mm256_or_si256(up, down))
     }
+
+    /// The flips of the four rays `r[0..4]` (towards higher indexes), one lane each: the first
+    /// square of a ray that is not an opponent disc is its lowest such bit; when it holds a player
+    /// disc, the ray's squares below it flip.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn flips_up(r: &[u64; 8], player: u64, opponent: u64) -> __m256i {
+        let zero = _mm256_setzero_si256();
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let rays = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+        let blockers = _mm256_andnot_si256(o, rays);
+        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+        let outflank = _mm256_and_si256(first, p);
+        let before = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), rays);
+        _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), before)
+    }
 }
 
 /// AVX-512 versions (the CD and VL extensions on 256-bit vectors): a leading-zero count per lane
@@ -313,11 +321,12 @@ pub mod avx2 {
 /// towards higher ones, so no run has to be grown by shifts.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512cd", target_feature = "avx512vl"))]
 pub mod avx512 {
-    use super::RAYS;
+    use super::{RAYS, avx2};
     use std::arch::x86_64::*;
 
-    /// Flips: in each ray, the nearest square that is not an opponent disc; when it holds a player
-    /// disc, the ray's squares before it flip.
+    /// Flips: the rays towards higher indexes as [`avx2::flips`] does them; towards lower indexes,
+    /// the nearest square that is not an opponent disc by a leading-zero count, and when it holds
+    /// a player disc the ray's squares before it flip.
     ///
     /// # Safety
     /// The CPU must support AVX-512 CD and VL.
@@ -325,30 +334,18 @@ pub mod avx512 {
     #[target_feature(enable = "avx2,avx512cd,avx512vl")]
     pub fn flips(sq: usize, player: u64, opponent: u64) -> u64 {
         let r = &RAYS[sq];
-        let zero = _mm256_setzero_si256();
-        let p = _mm256_set1_epi64x(player as i64);
-        let o = _mm256_set1_epi64x(opponent as i64);
-
-        // Towards higher indexes: the nearest square is the lowest bit of the ray.
-        let rays = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
-        let blockers = _mm256_andnot_si256(o, rays);
-        let first = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
-        let outflank = _mm256_and_si256(first, p);
-        let before = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), rays);
-        let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), before);
+        let up = avx2::flips_up(r, player, opponent);
 
         // Towards lower indexes: the nearest square is the highest bit (a shift by 64 gives 0
         // when the ray holds no blocker).
+        let zero = _mm256_setzero_si256();
         let rays = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
-        let blockers = _mm256_andnot_si256(o, rays);
-        let top = _mm256_set1_epi64x(i64::MIN);
-        let first = _mm256_srlv_epi64(top, _mm256_lzcnt_epi64(blockers));
-        let outflank = _mm256_and_si256(first, p);
+        let blockers = _mm256_andnot_si256(_mm256_set1_epi64x(opponent as i64), rays);
+        let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(blockers));
+        let outflank = _mm256_and_si256(first, _mm256_set1_epi64x(player as i64));
         let down = _mm256_and_si256(_mm256_sub_epi64(zero, _mm256_slli_epi64::<1>(outflank)), rays);
 
-        let both = _mm256_or_si256(up, down);
-        let halves = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
-        _mm_cvtsi128_si64(_mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves))) as u64
+        avx2::or_lanes(_mm256_or_si256(up, down))
     }
 }
 
