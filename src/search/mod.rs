@@ -21,6 +21,7 @@
 //! thread searching the same tree, sharing the table) was measured first and gave no speed-up on
 //! exact solves.
 
+pub mod end_cache;
 pub mod endgame;
 pub mod eval_stack;
 pub mod limits;

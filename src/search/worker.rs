@@ -6,6 +6,7 @@
 //! [`super::midgame`], the exact solver in [`super::endgame`], iterative deepening and the root in
 //! [`super::root`].
 
+use super::end_cache::EndCache;
 use super::eval_stack::EvalStack;
 use super::ordering::Layout;
 use super::split::{SplitPoint, SplitPool};
@@ -105,6 +106,8 @@ pub struct Worker {
     /// The selectivity level of the solve in progress (0: exact): the solver's ProbCut cuts at
     /// this level, and its table entries record it.
     pub(super) solve_cut: u8,
+    /// The solver's own table for its last empties.
+    pub(super) cache: EndCache,
 }
 
 /// The code of a pass in PV arrays (squares are 0..64).
@@ -140,6 +143,7 @@ impl Worker {
             patterns: false,
             features: EvalStack::new(),
             solve_cut: 0,
+            cache: EndCache::default(),
         }
     }
 
@@ -157,6 +161,7 @@ impl Worker {
         self.budget = None;
         self.over_budget = false;
         self.solve_cut = 0;
+        self.cache.clear();
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
         self.patterns = setup.eval.kind() == EvalKind::Pattern && setup.size == BoardSize::Eight;
         self.setup = setup;
