@@ -50,6 +50,7 @@ pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 /// 13.5% less time; at 8 or 10 slower. Above 9 the solve may cut by ProbCut, whose results the
 /// cache could not tell apart.
 pub const LOCAL_EMPTIES: u32 = 9;
+const _: () = assert!(LOCAL_EMPTIES < PROBCUT_EMPTIES, "the cache holds exact results only");
 
 /// From this many empty squares up, the solver orders a node's moves by the pattern evaluation
 /// of the positions they lead to as well, with [`W_EVAL_SOLVE`] per centi-disc beside the 4096
