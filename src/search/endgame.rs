@@ -44,7 +44,7 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 /// from 8 empties up; from one empty square fewer or more, the same with the cache).
 pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 
-/// Up to this many empty squares, [`Worker::nws_deep`] keeps its results in the thread's own
+/// Up to this many empty squares, the null-window solver keeps its results in the thread's own
 /// cache rather than in the shared table, whose probes there cost a cache miss each. FFO #40-#49,
 /// with the cache from 5 empties (and [`SHALLOW_EMPTIES`] at 7): up to 9, 10% fewer nodes in 13.5%
 /// less time than the shared table from 8; then (with [`SHALLOW_EMPTIES`] at 6) up to 11, 2%
