@@ -45,11 +45,12 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 
 /// Up to this many empty squares, the null-window solver keeps its results in the thread's own
-/// cache rather than in the shared table, whose probes there cost a cache miss each. FFO #40-#49,
-/// with the cache from 5 empties (and [`SHALLOW_EMPTIES`] at 7): up to 9, 10% fewer nodes in 13.5%
-/// less time than the shared table from 8; then (with [`SHALLOW_EMPTIES`] at 6) up to 11, 2%
-/// more nodes in 0.96 of the time of up to 9 (10: 0.97; 12: 1.02 of 11's).
-pub const LOCAL_EMPTIES: u32 = 11;
+/// cache rather than in the shared table, whose probes there cost a cache miss each. The cache
+/// from 5 empties and this at 9 (then [`SHALLOW_EMPTIES`] at 7): FFO #40-#49 10% fewer nodes in
+/// 13.5% less time; at 8 or 10 slower. Above 9 the solve may cut by ProbCut, whose results the
+/// cache could not tell apart.
+pub const LOCAL_EMPTIES: u32 = 9;
+const _: () = assert!(LOCAL_EMPTIES < PROBCUT_EMPTIES, "the cache holds exact results only");
 
 /// From this many empty squares up, the solver orders a node's moves by the pattern evaluation
 /// of the positions they lead to as well, with [`W_EVAL_SOLVE`] per centi-disc beside the 4096
@@ -263,7 +264,7 @@ impl Worker {
         let mut hint = NO_MOVE;
         let local = n <= LOCAL_EMPTIES;
         if local {
-            if let Some(entry) = self.cache.probe(self.cache_key(key, n)) {
+            if let Some(entry) = self.cache.probe(key) {
                 if let Some(bound) = entry.cut(alpha) {
                     return bound;
                 }
@@ -312,7 +313,7 @@ impl Worker {
         if n >= ETC_EMPTIES {
             for &key in &keys[..list.len()] {
                 let upper = if local_children {
-                    self.cache.probe(self.cache_key(key, n - 1)).map(|entry| i32::from(entry.upper))
+                    self.cache.probe(key).map(|entry| i32::from(entry.upper))
                 } else {
                     self.tt
                         .probe(key)
@@ -362,19 +363,11 @@ impl Worker {
         }
         let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
         if local {
-            self.cache.store(self.cache_key(key, n), lower, upper, best_move);
+            self.cache.store(key, lower, upper, best_move);
         } else {
             self.store_exact(key, n, lower, upper, best_move, start_nodes);
         }
         best
-    }
-
-    /// The key of a position of `n` empties in the thread's cache: from [`PROBCUT_EMPTIES`] up,
-    /// where a selective solve may cut, the solve's selectivity is part of it, so that an exact
-    /// solve finds none of the results of a selective one.
-    #[inline]
-    fn cache_key(&self, key: u64, n: u32) -> u64 {
-        if n >= PROBCUT_EMPTIES { key ^ u64::from(self.solve_cut).wrapping_mul(0x9e37_79b9_7f4a_7c15) } else { key }
     }
 
     /// Values the moves of `list` (every legal move of `pos` at `ply`) in the solver's order: the
@@ -716,25 +709,6 @@ mod tests {
             assert_eq!(w.pvs_end(&pos, -65, 65, 0, &mut NoControl), exact, "{pos}");
         }
         assert!(selective_nodes * 2 < exact_nodes, "{selective_nodes} against {exact_nodes}");
-    }
-
-    /// Where a selective solve may cut, its results in the thread's cache are under keys of its
-    /// own selectivity, which an exact solve does not look up; below, the levels share them.
-    #[test]
-    fn the_cache_keeps_selective_results_apart() {
-        let mut w = worker(BoardSize::Eight);
-        let key = 0x5555_aaaa_1234_5678;
-        for n in [PROBCUT_EMPTIES, LOCAL_EMPTIES] {
-            w.solve_cut = 3;
-            let selective = w.cache_key(key, n);
-            w.cache.store(selective, 10, 10, 19);
-            w.solve_cut = 0;
-            assert!(w.cache.probe(w.cache_key(key, n)).is_none(), "{n} empties");
-        }
-        w.solve_cut = 3;
-        let selective = w.cache_key(key, PROBCUT_EMPTIES - 1);
-        w.solve_cut = 0;
-        assert_eq!(w.cache_key(key, PROBCUT_EMPTIES - 1), selective);
     }
 
     /// The small boards' ordering by shallow searches with the hand-made evaluation (from 16
