@@ -47,8 +47,9 @@ pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 /// Up to this many empty squares, the null-window solver keeps its results in the thread's own
 /// cache rather than in the shared table, whose probes there cost a cache miss each. The cache
 /// from 5 empties and this at 9 (then [`SHALLOW_EMPTIES`] at 7): FFO #40-#49 10% fewer nodes in
-/// 13.5% less time; at 8 or 10 slower. Above 9 the solve may cut by ProbCut, whose results the
-/// cache could not tell apart.
+/// 13.5% less time; at 8 slower. Up to 11 (with keys marked by the solve's selectivity from
+/// [`PROBCUT_EMPTIES`], where a selective solve may cut) was 0.96 of the time on FFO #40-#49 but
+/// made the 6x6 solve a third slower, and was taken back.
 pub const LOCAL_EMPTIES: u32 = 9;
 const _: () = assert!(LOCAL_EMPTIES < PROBCUT_EMPTIES, "the cache holds exact results only");
 
