@@ -1,9 +1,10 @@
 //! A small table of each search thread's own for the solver's last empties, where the shared
 //! table ([`super::tt`]) would cost a cache miss a node: it stays in the core's own cache, so that
-//! a probe costs a few cycles. Each entry holds the bounds of one position's exact score and the
-//! move that last proved one; a new position takes its slot, the same position tightens its
-//! bounds. Each search starts with an empty cache, so that what it finds does not depend on which
-//! searches the thread ran before (`magpie analyze` hands positions to threads as they come free).
+//! a probe costs a few cycles. Each entry holds the bounds of one position's score (exact, or
+//! found by a selective solve, whose keys the solver marks with its selectivity) and the move that
+//! last proved one; a new position takes its slot, the same position tightens its bounds. Each
+//! search starts with an empty cache, so that what it finds does not depend on which searches the
+//! thread ran before (`magpie analyze` hands positions to threads as they come free).
 
 use super::tt::NO_MOVE;
 

@@ -7,7 +7,7 @@
 //! - more than [`SHALLOW_EMPTIES`]: a table, a stability cutoff, moves ordered by what they leave
 //!   the opponent ([`super::ordering::move_value`]); the table is the shared one (exact entries
 //!   only: their depth is the number of empties) above [`LOCAL_EMPTIES`], the thread's own small
-//!   cache ([`super::end_cache`]) up to it;
+//!   cache ([`super::end_cache`]) up to it (fewer empties on the smaller boards);
 //! - down to 5: the thread's cache and its move first, then moves by quadrant parity and square
 //!   class, found by trying each empty square (cheaper than generating the move mask so near the
 //!   end);
@@ -44,14 +44,17 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 /// from 8 empties up; from one empty square fewer or more, the same with the cache).
 pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 
-/// Up to this many empty squares, the null-window solver keeps its results in the thread's own
-/// cache rather than in the shared table, whose probes there cost a cache miss each. The cache
-/// from 5 empties and this at 9 (then [`SHALLOW_EMPTIES`] at 7): FFO #40-#49 10% fewer nodes in
-/// 13.5% less time; at 8 slower. Up to 11 (with keys marked by the solve's selectivity from
-/// [`PROBCUT_EMPTIES`], where a selective solve may cut) was 0.96 of the time on FFO #40-#49 but
-/// made the 6x6 solve a third slower, and was taken back.
-pub const LOCAL_EMPTIES: u32 = 9;
-const _: () = assert!(LOCAL_EMPTIES < PROBCUT_EMPTIES, "the cache holds exact results only");
+/// Up to this many empty squares on the 8x8 board, the null-window solver keeps its results in
+/// the thread's own cache rather than in the shared table, whose probes there cost a cache miss
+/// each (from [`PROBCUT_EMPTIES`] up under keys marked by the solve's selectivity, since a
+/// selective solve may cut there). FFO #40-#49, with the cache from 5 empties: up to 9 (and
+/// [`SHALLOW_EMPTIES`] at 7), 10% fewer nodes in 13.5% less time than the shared table from 8; up
+/// to 11 (and [`SHALLOW_EMPTIES`] at 6), 0.96 of the time of up to 9 (10: 0.97; 12: 1.02).
+pub const LOCAL_EMPTIES: u32 = 11;
+
+/// [`LOCAL_EMPTIES`] on the 6x6 and 4x4 boards: the 6x6 solve from the start took 99 s on one
+/// thread with the cache up to 11 empties, against 75 s up to 9 (the same nodes).
+pub const SMALL_LOCAL_EMPTIES: u32 = 9;
 
 /// From this many empty squares up, the solver orders a node's moves by the pattern evaluation
 /// of the positions they lead to as well, with [`W_EVAL_SOLVE`] per centi-disc beside the 4096
@@ -263,9 +266,9 @@ impl Worker {
             return bound;
         }
         let mut hint = NO_MOVE;
-        let local = n <= LOCAL_EMPTIES;
+        let local = n <= self.local_empties;
         if local {
-            if let Some(entry) = self.cache.probe(key) {
+            if let Some(entry) = self.cache.probe(self.cache_key(key, n)) {
                 if let Some(bound) = entry.cut(alpha) {
                     return bound;
                 }
@@ -301,7 +304,7 @@ impl Worker {
         // cuts at once, before any move is searched. The children's buckets are all requested
         // from memory before the moves are ordered, so that their loads overlap that work.
         let mut keys = [0u64; MAX_MOVES];
-        let local_children = n - 1 <= LOCAL_EMPTIES;
+        let local_children = n - 1 <= self.local_empties;
         if n >= ETC_EMPTIES {
             for (key, m) in keys.iter_mut().zip(list.as_slice()) {
                 *key = hash_discs(opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square), self.setup.size);
@@ -314,7 +317,7 @@ impl Worker {
         if n >= ETC_EMPTIES {
             for &key in &keys[..list.len()] {
                 let upper = if local_children {
-                    self.cache.probe(key).map(|entry| i32::from(entry.upper))
+                    self.cache.probe(self.cache_key(key, n - 1)).map(|entry| i32::from(entry.upper))
                 } else {
                     self.tt
                         .probe(key)
@@ -364,11 +367,19 @@ impl Worker {
         }
         let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
         if local {
-            self.cache.store(key, lower, upper, best_move);
+            self.cache.store(self.cache_key(key, n), lower, upper, best_move);
         } else {
             self.store_exact(key, n, lower, upper, best_move, start_nodes);
         }
         best
+    }
+
+    /// The key of a position of `n` empties in the thread's cache: from [`PROBCUT_EMPTIES`] up,
+    /// where a selective solve may cut, the solve's selectivity is part of it, so that an exact
+    /// solve finds none of the results of a selective one.
+    #[inline]
+    fn cache_key(&self, key: u64, n: u32) -> u64 {
+        if n >= PROBCUT_EMPTIES { key ^ u64::from(self.solve_cut).wrapping_mul(0x9e37_79b9_7f4a_7c15) } else { key }
     }
 
     /// Values the moves of `list` (every legal move of `pos` at `ply`) in the solver's order: the
@@ -710,6 +721,27 @@ mod tests {
             assert_eq!(w.pvs_end(&pos, -65, 65, 0, &mut NoControl), exact, "{pos}");
         }
         assert!(selective_nodes * 2 < exact_nodes, "{selective_nodes} against {exact_nodes}");
+    }
+
+    /// Where a selective solve may cut, its results in the thread's cache are under keys of its
+    /// own selectivity, which an exact solve does not look up; below, the levels share them.
+    #[test]
+    fn the_cache_keeps_selective_results_apart() {
+        let mut w = worker(BoardSize::Eight);
+        assert_eq!(w.local_empties, LOCAL_EMPTIES);
+        let key = 0x5555_aaaa_1234_5678;
+        for n in [PROBCUT_EMPTIES, LOCAL_EMPTIES] {
+            w.solve_cut = 3;
+            let selective = w.cache_key(key, n);
+            w.cache.store(selective, 10, 10, 19);
+            w.solve_cut = 0;
+            assert!(w.cache.probe(w.cache_key(key, n)).is_none(), "{n} empties");
+        }
+        w.solve_cut = 3;
+        let selective = w.cache_key(key, PROBCUT_EMPTIES - 1);
+        w.solve_cut = 0;
+        assert_eq!(w.cache_key(key, PROBCUT_EMPTIES - 1), selective);
+        assert_eq!(worker(BoardSize::Six).local_empties, SMALL_LOCAL_EMPTIES);
     }
 
     /// The small boards' ordering by shallow searches with the hand-made evaluation (from 16
