@@ -7,7 +7,7 @@
 //! - more than [`SHALLOW_EMPTIES`]: a table, a stability cutoff, moves ordered by what they leave
 //!   the opponent ([`super::ordering::move_value`]); the table is the shared one (exact entries
 //!   only: their depth is the number of empties) above [`LOCAL_EMPTIES`], the thread's own small
-//!   cache ([`super::end_cache`]) up to it (fewer empties on the smaller boards);
+//!   cache ([`super::end_cache`]) up to it;
 //! - down to 5: the thread's cache and its move first, then moves by quadrant parity and square
 //!   class, found by trying each empty square (cheaper than generating the move mask so near the
 //!   end);
@@ -44,17 +44,14 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 /// from 8 empties up; from one empty square fewer or more, the same with the cache).
 pub const ETC_EMPTIES: u32 = SHALLOW_EMPTIES + 2;
 
-/// Up to this many empty squares on the 8x8 board, the null-window solver keeps its results in
-/// the thread's own cache rather than in the shared table, whose probes there cost a cache miss
-/// each (from [`PROBCUT_EMPTIES`] up under keys marked by the solve's selectivity, since a
-/// selective solve may cut there). FFO #40-#49, with the cache from 5 empties: up to 9 (and
-/// [`SHALLOW_EMPTIES`] at 7), 10% fewer nodes in 13.5% less time than the shared table from 8; up
-/// to 11 (and [`SHALLOW_EMPTIES`] at 6), 0.96 of the time of up to 9 (10: 0.97; 12: 1.02).
+/// Up to this many empty squares, the null-window solver keeps its results in the thread's own
+/// cache rather than in the shared table, whose probes there cost a cache miss each (from
+/// [`PROBCUT_EMPTIES`] up under keys marked by the solve's selectivity, since a selective solve may
+/// cut there). FFO #40-#49, with the cache from 5 empties: up to 9 (and [`SHALLOW_EMPTIES`] at 7),
+/// 10% fewer nodes in 13.5% less time than the shared table from 8; up to 11 (and
+/// [`SHALLOW_EMPTIES`] at 6), 0.96 of the time of up to 9 (10: 0.97; 12: 1.02); the 6x6 solve
+/// from the start takes the same time either way.
 pub const LOCAL_EMPTIES: u32 = 11;
-
-/// [`LOCAL_EMPTIES`] on the 6x6 and 4x4 boards: the 6x6 solve from the start took 99 s on one
-/// thread with the cache up to 11 empties, against 75 s up to 9 (the same nodes).
-pub const SMALL_LOCAL_EMPTIES: u32 = 9;
 
 /// From this many empty squares up, the solver orders a node's moves by the pattern evaluation
 /// of the positions they lead to as well, with [`W_EVAL_SOLVE`] per centi-disc beside the 4096
@@ -266,7 +263,7 @@ impl Worker {
             return bound;
         }
         let mut hint = NO_MOVE;
-        let local = n <= self.local_empties;
+        let local = n <= LOCAL_EMPTIES;
         if local {
             if let Some(entry) = self.cache.probe(self.cache_key(key, n)) {
                 if let Some(bound) = entry.cut(alpha) {
@@ -304,7 +301,7 @@ impl Worker {
         // cuts at once, before any move is searched. The children's buckets are all requested
         // from memory before the moves are ordered, so that their loads overlap that work.
         let mut keys = [0u64; MAX_MOVES];
-        let local_children = n - 1 <= self.local_empties;
+        let local_children = n - 1 <= LOCAL_EMPTIES;
         if n >= ETC_EMPTIES {
             for (key, m) in keys.iter_mut().zip(list.as_slice()) {
                 *key = hash_discs(opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square), self.setup.size);
@@ -728,7 +725,6 @@ mod tests {
     #[test]
     fn the_cache_keeps_selective_results_apart() {
         let mut w = worker(BoardSize::Eight);
-        assert_eq!(w.local_empties, LOCAL_EMPTIES);
         let key = 0x5555_aaaa_1234_5678;
         for n in [PROBCUT_EMPTIES, LOCAL_EMPTIES] {
             w.solve_cut = 3;
@@ -741,7 +737,6 @@ mod tests {
         let selective = w.cache_key(key, PROBCUT_EMPTIES - 1);
         w.solve_cut = 0;
         assert_eq!(w.cache_key(key, PROBCUT_EMPTIES - 1), selective);
-        assert_eq!(worker(BoardSize::Six).local_empties, SMALL_LOCAL_EMPTIES);
     }
 
     /// The small boards' ordering by shallow searches with the hand-made evaluation (from 16

@@ -97,9 +97,6 @@ pub struct Worker {
     pub(super) layout: &'static Layout,
     /// Squares on the board: the disc total of a full board.
     pub(super) squares: i32,
-    /// Up to this many empties the solver keeps its results in the thread's own cache
-    /// ([`super::endgame::LOCAL_EMPTIES`], fewer on the smaller boards).
-    pub(super) local_empties: u32,
     /// Triangular PV table: `pv[ply][ply..pv_len[ply]]` is the best line from `ply`.
     pub(super) pv: Vec<[u8; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY],
@@ -141,7 +138,6 @@ impl Worker {
             },
             layout: Layout::of(BoardSize::Eight),
             squares: 64,
-            local_empties: super::endgame::LOCAL_EMPTIES,
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             patterns: false,
@@ -157,11 +153,6 @@ impl Worker {
         self.shared = Arc::clone(shared);
         self.layout = Layout::of(setup.size);
         self.squares = setup.size.squares() as i32;
-        self.local_empties = if setup.size == BoardSize::Eight {
-            super::endgame::LOCAL_EMPTIES
-        } else {
-            super::endgame::SMALL_LOCAL_EMPTIES
-        };
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = None;
