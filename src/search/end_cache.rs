@@ -1,20 +1,28 @@
 //! A small table of each search thread's own for the solver's last empties, where the shared
 //! table ([`super::tt`]) would cost a cache miss a node: it stays in the core's own cache, so that
-//! a probe costs a few cycles. Each entry holds the bounds of one position's score (exact, or
-//! found by a selective solve, whose keys the solver marks with its selectivity) and the move that
-//! last proved one; a new position takes its slot, the same position tightens its bounds. Each
-//! search starts with an empty cache, so that what it finds does not depend on which searches the
-//! thread ran before (`magpie analyze` hands positions to threads as they come free).
+//! a probe costs a few cycles. Each entry holds one position (both sides' discs, so that a probe
+//! never mistakes one position for another), the selectivity of the solve that found it, the
+//! bounds of its score and the move that last proved one; a new position takes its slot, the same
+//! one tightens its bounds. Its slot comes from one multiplication of the discs, cheaper than the
+//! shared table's hash (which must be a good 64-bit key, as that table keeps no discs): a third of
+//! the solver's nodes look a position up here. Each search starts with an empty cache, so that
+//! what it finds does not depend on which searches the thread ran before (`magpie analyze` hands
+//! positions to threads as they come free).
 
 use super::tt::NO_MOVE;
 
-/// log2 of the number of entries: 2^14 entries of 16 bytes, 256 KiB.
+/// log2 of the number of entries: 2^14 entries of 24 bytes, 384 KiB.
 const BITS: u32 = 14;
 
 /// One position's bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheEntry {
-    key: u64,
+    player: u64,
+    opponent: u64,
+    /// The search that stored it ([`EndCache::clear`] starts a new one).
+    generation: u16,
+    /// The selectivity of the solve that found the bounds (0: exact).
+    cut: u8,
     /// The score is at least this…
     pub lower: i8,
     /// …and at most this (discs).
@@ -37,57 +45,68 @@ impl CacheEntry {
     }
 }
 
-/// An entry that matches no search: no bounds.
-const EMPTY: CacheEntry = CacheEntry { key: 0, lower: i8::MIN, upper: i8::MAX, best: NO_MOVE };
+/// An entry that matches no search: generation 0 is never a search's.
+const EMPTY: CacheEntry =
+    CacheEntry { player: 0, opponent: 0, generation: 0, cut: 0, lower: i8::MIN, upper: i8::MAX, best: NO_MOVE };
 
-/// The table: one entry a slot, the slot chosen by the low bits of the key mixed with the
-/// generation's salt.
+/// The table: one entry a slot.
 pub struct EndCache {
     entries: Box<[CacheEntry]>,
-    /// Changed by [`EndCache::clear`]: the entries stored before match no key after.
-    salt: u64,
+    /// The current search's generation, from 1: entries of another one match nothing.
+    generation: u16,
 }
 
 impl Default for EndCache {
     fn default() -> EndCache {
-        EndCache { entries: vec![EMPTY; 1 << BITS].into_boxed_slice(), salt: 0 }
+        EndCache { entries: vec![EMPTY; 1 << BITS].into_boxed_slice(), generation: 1 }
     }
 }
 
 impl EndCache {
+    /// The slot of a position: the two halves of a 128-bit product of the (salted) discs, folded.
+    /// A poor hash would only crowd slots, never confuse positions.
     #[inline]
-    fn slot(key: u64) -> usize {
-        (key & ((1 << BITS) - 1)) as usize
+    fn slot(player: u64, opponent: u64) -> usize {
+        let m = u128::from(player ^ 0x243f_6a88_85a3_08d3).wrapping_mul(u128::from(opponent ^ 0x1319_8a2e_0370_7344));
+        (((m as u64) ^ ((m >> 64) as u64)) & ((1 << BITS) - 1)) as usize
     }
 
-    /// Forgets every entry, without touching them: keys are salted anew.
+    /// Forgets every entry: a new generation, the table wiped only when the count wraps.
     pub fn clear(&mut self) {
-        self.salt = self.salt.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(EMPTY);
+            self.generation = 1;
+        }
     }
 
-    /// The entry of the position whose hash is `key`, if it is there.
+    /// The entry of the position (`player` to move) stored by a solve of selectivity `cut`, if it is
+    /// there.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<CacheEntry> {
-        let key = key ^ self.salt;
-        let entry = self.entries[Self::slot(key)];
-        (entry.key == key).then_some(entry)
+    pub fn probe(&self, player: u64, opponent: u64, cut: u8) -> Option<CacheEntry> {
+        let entry = self.entries[Self::slot(player, opponent)];
+        (entry.player == player
+            && entry.opponent == opponent
+            && entry.generation == self.generation
+            && entry.cut == cut)
+            .then_some(entry)
     }
 
-    /// Records that the score of the position whose hash is `key` lies in `lower..=upper` (discs),
-    /// `best` the move that showed it.
+    /// Records that the score of the position (`player` to move), found by a solve of selectivity
+    /// `cut`, lies in `lower..=upper` (discs), `best` the move that showed it.
     #[inline]
-    pub fn store(&mut self, key: u64, lower: i32, upper: i32, best: u8) {
-        let key = key ^ self.salt;
-        let entry = &mut self.entries[Self::slot(key)];
+    pub fn store(&mut self, player: u64, opponent: u64, cut: u8, lower: i32, upper: i32, best: u8) {
+        let generation = self.generation;
+        let entry = &mut self.entries[Self::slot(player, opponent)];
         let (lower, upper) = (lower.clamp(-64, 64) as i8, upper.clamp(-64, 64) as i8);
-        if entry.key == key {
+        if entry.player == player && entry.opponent == opponent && entry.generation == generation && entry.cut == cut {
             entry.lower = entry.lower.max(lower);
             entry.upper = entry.upper.min(upper);
             if best != NO_MOVE {
                 entry.best = best;
             }
         } else {
-            *entry = CacheEntry { key, lower, upper, best };
+            *entry = CacheEntry { player, opponent, generation, cut, lower, upper, best };
         }
     }
 }
@@ -97,26 +116,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stores_tighten_and_new_keys_replace() {
+    fn stores_tighten_and_new_positions_replace() {
         let mut cache = EndCache::default();
-        let key = 0x1234_5678_9abc_def1;
-        assert_eq!(cache.probe(key), None);
-        cache.store(key, 2, 64, 19);
-        cache.store(key, -64, 6, NO_MOVE);
-        let entry = cache.probe(key).unwrap();
+        let (player, opponent) = (0x0000_0010_0800_0000, 0x0000_0008_1000_0000);
+        assert_eq!(cache.probe(player, opponent, 0), None);
+        cache.store(player, opponent, 0, 2, 64, 19);
+        cache.store(player, opponent, 0, -64, 6, NO_MOVE);
+        let entry = cache.probe(player, opponent, 0).unwrap();
         assert_eq!((entry.lower, entry.upper, entry.best), (2, 6, 19));
         assert_eq!((entry.cut(1), entry.cut(2), entry.cut(5), entry.cut(6)), (Some(2), None, None, Some(6)));
-        // A key of the same slot takes it.
-        let other = key ^ (1 << 40);
-        cache.store(other, -10, -10, 3);
-        assert_eq!(cache.probe(key), None);
-        assert_eq!(cache.probe(other).map(|e| (e.lower, e.upper)), Some((-10, -10)));
-        // An empty slot bounds nothing, even for the key 0.
-        assert!(EndCache::default().probe(0).is_none_or(|e| e.lower < -64 && e.upper > 64));
+        // Another solve's selectivity, or the sides swapped, is another entry.
+        assert_eq!(cache.probe(player, opponent, 3), None);
+        assert_eq!(cache.probe(opponent, player, 0), None);
+        // A position of the same slot takes it.
+        let slot = EndCache::slot(player, opponent);
+        let other = (1u64..).map(|p| (p << 20, opponent)).find(|&(p, o)| EndCache::slot(p, o) == slot).unwrap();
+        cache.store(other.0, other.1, 0, -10, -10, 3);
+        assert_eq!(cache.probe(player, opponent, 0), None);
+        assert_eq!(cache.probe(other.0, other.1, 0).map(|e| (e.lower, e.upper)), Some((-10, -10)));
+        // An empty slot matches nothing, even the empty board.
+        assert_eq!(EndCache::default().probe(0, 0, 0), None);
         // Cleared: nothing stored before is found.
         cache.clear();
-        assert_eq!(cache.probe(other), None);
-        cache.store(key, 0, 0, 1);
-        assert_eq!(cache.probe(key).map(|e| (e.lower, e.upper)), Some((0, 0)));
+        assert_eq!(cache.probe(other.0, other.1, 0), None);
+        cache.store(player, opponent, 0, 0, 0, 1);
+        assert_eq!(cache.probe(player, opponent, 0).map(|e| (e.lower, e.upper)), Some((0, 0)));
+    }
+
+    #[test]
+    fn the_generation_wraps_to_an_empty_table() {
+        let mut cache = EndCache::default();
+        cache.store(5, 10, 0, 1, 1, NO_MOVE);
+        for _ in 0..u16::MAX {
+            cache.clear();
+        }
+        // Back at the first generation: the table was wiped on the way.
+        assert_eq!(cache.generation, 1);
+        assert_eq!(cache.probe(5, 10, 0), None);
     }
 }

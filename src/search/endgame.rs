@@ -256,7 +256,6 @@ impl Worker {
             return 0;
         }
         let (player, opponent) = (pos.player(), pos.opponent());
-        let key = hash_discs(player, opponent, self.setup.size);
         let empties = pos.empties().0;
         let n = empties.count_ones();
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, n) {
@@ -264,8 +263,9 @@ impl Worker {
         }
         let mut hint = NO_MOVE;
         let local = n <= LOCAL_EMPTIES;
+        let key = if local { 0 } else { hash_discs(player, opponent, self.setup.size) };
         if local {
-            if let Some(entry) = self.cache.probe(self.cache_key(key, n)) {
+            if let Some(entry) = self.cache.probe(player, opponent, self.cache_cut(n)) {
                 if let Some(bound) = entry.cut(alpha) {
                     return bound;
                 }
@@ -302,29 +302,31 @@ impl Worker {
         // from memory before the moves are ordered, so that their loads overlap that work.
         let mut keys = [0u64; MAX_MOVES];
         let local_children = n - 1 <= LOCAL_EMPTIES;
-        if n >= ETC_EMPTIES {
+        if n >= ETC_EMPTIES && !local_children {
             for (key, m) in keys.iter_mut().zip(list.as_slice()) {
                 *key = hash_discs(opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square), self.setup.size);
-                if !local_children {
-                    self.tt.prefetch(*key);
-                }
+                self.tt.prefetch(*key);
             }
         }
         self.order_solver_moves(pos, ply, &mut list, hint, control);
-        if n >= ETC_EMPTIES {
-            for &key in &keys[..list.len()] {
-                let upper = if local_children {
-                    self.cache.probe(self.cache_key(key, n - 1)).map(|entry| i32::from(entry.upper))
-                } else {
-                    self.tt
-                        .probe(key)
-                        .filter(|entry| u32::from(entry.depth) + 1 >= n && entry.trusted_at(self.solve_cut))
-                        .map(|entry| entry.upper)
-                };
-                if let Some(upper) = upper
-                    && -upper > alpha
+        if n >= ETC_EMPTIES && local_children {
+            let cut = self.cache_cut(n - 1);
+            for m in list.as_slice() {
+                let (next_player, next_opponent) = (opponent ^ m.flips, player ^ m.flips ^ (1u64 << m.square));
+                if let Some(entry) = self.cache.probe(next_player, next_opponent, cut)
+                    && -i32::from(entry.upper) > alpha
                 {
-                    return -upper;
+                    return -i32::from(entry.upper);
+                }
+            }
+        } else if n >= ETC_EMPTIES {
+            for &key in &keys[..list.len()] {
+                if let Some(entry) = self.tt.probe(key)
+                    && u32::from(entry.depth) + 1 >= n
+                    && entry.trusted_at(self.solve_cut)
+                    && -entry.upper > alpha
+                {
+                    return -entry.upper;
                 }
             }
         }
@@ -364,19 +366,19 @@ impl Worker {
         }
         let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
         if local {
-            self.cache.store(self.cache_key(key, n), lower, upper, best_move);
+            self.cache.store(player, opponent, self.cache_cut(n), lower, upper, best_move);
         } else {
             self.store_exact(key, n, lower, upper, best_move, start_nodes);
         }
         best
     }
 
-    /// The key of a position of `n` empties in the thread's cache: from [`PROBCUT_EMPTIES`] up,
-    /// where a selective solve may cut, the solve's selectivity is part of it, so that an exact
-    /// solve finds none of the results of a selective one.
+    /// The selectivity under which a position of `n` empties is kept in the thread's cache: from
+    /// [`PROBCUT_EMPTIES`] up, where a selective solve may cut, the solve's own, so that an exact
+    /// solve finds none of the results of a selective one; below, 0 for all.
     #[inline]
-    fn cache_key(&self, key: u64, n: u32) -> u64 {
-        if n >= PROBCUT_EMPTIES { key ^ u64::from(self.solve_cut).wrapping_mul(0x9e37_79b9_7f4a_7c15) } else { key }
+    fn cache_cut(&self, n: u32) -> u8 {
+        if n >= PROBCUT_EMPTIES { self.solve_cut } else { 0 }
     }
 
     /// Values the moves of `list` (every legal move of `pos` at `ply`) in the solver's order: the
@@ -471,9 +473,8 @@ impl Worker {
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, n) {
             return bound;
         }
-        let key = hash_discs(player, opponent, self.setup.size);
         let mut hint = NO_MOVE;
-        if let Some(entry) = self.cache.probe(key) {
+        if let Some(entry) = self.cache.probe(player, opponent, 0) {
             if let Some(bound) = entry.cut(alpha) {
                 return bound;
             }
@@ -538,7 +539,7 @@ impl Worker {
             return -self.nws_shallow(opponent, player, -alpha - 1, empties, parity);
         }
         let (lower, upper) = if best > alpha { (best, self.squares) } else { (-self.squares, best) };
-        self.cache.store(key, lower, upper, best_move);
+        self.cache.store(player, opponent, 0, lower, upper, best_move);
         best
     }
 
@@ -725,18 +726,18 @@ mod tests {
     #[test]
     fn the_cache_keeps_selective_results_apart() {
         let mut w = worker(BoardSize::Eight);
-        let key = 0x5555_aaaa_1234_5678;
+        let (player, opponent) = (0x5555_aaaa_1234_5678, 0x0000_5555_4000_0001);
         for n in [PROBCUT_EMPTIES, LOCAL_EMPTIES] {
             w.solve_cut = 3;
-            let selective = w.cache_key(key, n);
-            w.cache.store(selective, 10, 10, 19);
+            let selective = w.cache_cut(n);
+            w.cache.store(player, opponent, selective, 10, 10, 19);
             w.solve_cut = 0;
-            assert!(w.cache.probe(w.cache_key(key, n)).is_none(), "{n} empties");
+            assert!(w.cache.probe(player, opponent, w.cache_cut(n)).is_none(), "{n} empties");
         }
         w.solve_cut = 3;
-        let selective = w.cache_key(key, PROBCUT_EMPTIES - 1);
+        let selective = w.cache_cut(PROBCUT_EMPTIES - 1);
         w.solve_cut = 0;
-        assert_eq!(w.cache_key(key, PROBCUT_EMPTIES - 1), selective);
+        assert_eq!(w.cache_cut(PROBCUT_EMPTIES - 1), selective);
     }
 
     /// The small boards' ordering by shallow searches with the hand-made evaluation (from 16
