@@ -263,6 +263,7 @@ impl Worker {
         }
         let mut hint = NO_MOVE;
         let local = n <= LOCAL_EMPTIES;
+        // The shared table's key (the thread's cache reads the discs themselves).
         let key = if local { 0 } else { hash_discs(player, opponent, self.setup.size) };
         if local {
             if let Some(entry) = self.cache.probe(player, opponent, self.cache_cut(n)) {
@@ -298,8 +299,9 @@ impl Worker {
         }
         let mut list = MoveList::generate(player, opponent, moves);
         // Enhanced transposition cutoff: a child already known to be bad enough for the opponent
-        // cuts at once, before any move is searched. The children's buckets are all requested
-        // from memory before the moves are ordered, so that their loads overlap that work.
+        // cuts at once, before any move is searched. Children in the shared table have their
+        // buckets all requested from memory before the moves are ordered, so that the loads
+        // overlap that work; the thread's cache, in the core's own, is read after.
         let mut keys = [0u64; MAX_MOVES];
         let local_children = n - 1 <= LOCAL_EMPTIES;
         if n >= ETC_EMPTIES && !local_children {
