@@ -22,7 +22,7 @@ pub struct CacheEntry {
     /// The search that stored it ([`EndCache::clear`] starts a new one).
     generation: u16,
     /// The selectivity of the solve that found the bounds (0: exact).
-    cut: u8,
+    selectivity: u8,
     /// The score is at least this…
     pub lower: i8,
     /// …and at most this (discs).
@@ -32,6 +32,13 @@ pub struct CacheEntry {
 }
 
 impl CacheEntry {
+    /// Whether the entry is that of the position, stored in the search of `generation` by a solve
+    /// of selectivity `cut`.
+    #[inline]
+    fn holds(&self, player: u64, opponent: u64, generation: u16, cut: u8) -> bool {
+        self.player == player && self.opponent == opponent && self.generation == generation && self.selectivity == cut
+    }
+
     /// The bound that answers a null-window search at `alpha`, if the entry holds one.
     #[inline]
     pub fn cut(&self, alpha: i32) -> Option<i32> {
@@ -47,7 +54,7 @@ impl CacheEntry {
 
 /// An entry that matches no search: generation 0 is never a search's.
 const EMPTY: CacheEntry =
-    CacheEntry { player: 0, opponent: 0, generation: 0, cut: 0, lower: i8::MIN, upper: i8::MAX, best: NO_MOVE };
+    CacheEntry { player: 0, opponent: 0, generation: 0, selectivity: 0, lower: i8::MIN, upper: i8::MAX, best: NO_MOVE };
 
 /// The table: one entry a slot.
 pub struct EndCache {
@@ -85,11 +92,7 @@ impl EndCache {
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64, cut: u8) -> Option<CacheEntry> {
         let entry = self.entries[Self::slot(player, opponent)];
-        (entry.player == player
-            && entry.opponent == opponent
-            && entry.generation == self.generation
-            && entry.cut == cut)
-            .then_some(entry)
+        entry.holds(player, opponent, self.generation, cut).then_some(entry)
     }
 
     /// Records that the score of the position (`player` to move), found by a solve of selectivity
@@ -99,14 +102,14 @@ impl EndCache {
         let generation = self.generation;
         let entry = &mut self.entries[Self::slot(player, opponent)];
         let (lower, upper) = (lower.clamp(-64, 64) as i8, upper.clamp(-64, 64) as i8);
-        if entry.player == player && entry.opponent == opponent && entry.generation == generation && entry.cut == cut {
+        if entry.holds(player, opponent, generation, cut) {
             entry.lower = entry.lower.max(lower);
             entry.upper = entry.upper.min(upper);
             if best != NO_MOVE {
                 entry.best = best;
             }
         } else {
-            *entry = CacheEntry { player, opponent, generation, cut, lower, upper, best };
+            *entry = CacheEntry { player, opponent, generation, selectivity: cut, lower, upper, best };
         }
     }
 }
