@@ -4,10 +4,9 @@
 //! never mistakes one position for another), the selectivity of the solve that found it, the
 //! bounds of its score and the move that last proved one; a new position takes its slot, the same
 //! one tightens its bounds. Its slot comes from one multiplication of the discs, cheaper than the
-//! shared table's hash (which must be a good 64-bit key, as that table keeps no discs): a third of
-//! the solver's nodes look a position up here. Each search starts with an empty cache, so that
-//! what it finds does not depend on which searches the thread ran before (`magpie analyze` hands
-//! positions to threads as they come free).
+//! shared table's hash (which must be a good 64-bit key, as that table keeps no discs). Each search
+//! starts with an empty cache, so that what it finds does not depend on which searches the thread
+//! ran before (`magpie analyze` hands positions to threads as they come free).
 
 use super::tt::NO_MOVE;
 
