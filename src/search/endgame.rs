@@ -5,9 +5,9 @@
 //! searched with a wider window (`pvs_end`). By number of empties:
 //!
 //! - more than [`SHALLOW_EMPTIES`]: a table, a stability cutoff, moves ordered by what they leave
-//!   the opponent ([`super::ordering::move_value`]); the table is the shared one (exact entries
-//!   only: their depth is the number of empties) above [`LOCAL_EMPTIES`], the thread's own small
-//!   cache ([`super::end_cache`]) up to it;
+//!   the opponent ([`super::ordering::value_solver_moves`]); the table is the shared one (exact
+//!   entries only: their depth is the number of empties) above [`LOCAL_EMPTIES`], the thread's own
+//!   small cache ([`super::end_cache`]) up to it;
 //! - down to 5: the thread's cache and its move first, then moves by quadrant parity and square
 //!   class, found by trying each empty square (cheaper than generating the move mask so near the
 //!   end);
@@ -23,7 +23,7 @@
 //! prediction lies beyond the window by t·σ. Its table entries record their selectivity, so an
 //! exact solve never trusts them (it still tries their moves first).
 
-use super::ordering::{Layout, MAX_MOVES, MoveList, value_moves};
+use super::ordering::{Layout, MAX_MOVES, MoveList, value_solver_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
@@ -384,7 +384,7 @@ impl Worker {
     }
 
     /// Values the moves of `list` (every legal move of `pos` at `ply`) in the solver's order: the
-    /// table's move `hint` first, then by mobility ([`value_moves`]) and, from
+    /// table's move `hint` first, then by mobility ([`value_solver_moves`]) and, from
     /// [`EVAL_ORDER_EMPTIES`] up, by evaluation (on the smaller boards from
     /// [`SMALL_EVAL_ORDER_EMPTIES`] up, by a shallow search with the hand-made one).
     fn order_solver_moves(
@@ -400,7 +400,7 @@ impl Worker {
             self.value_by_evaluation(pos, ply, list, hint, W_EVAL_SOLVE);
             return;
         }
-        value_moves(list, pos.player(), pos.opponent(), self.layout, hint);
+        value_solver_moves(list, pos.player(), pos.opponent(), self.layout, hint);
         if n >= SMALL_EVAL_ORDER_EMPTIES
             && self.squares < 64
             && matches!(self.setup.eval.kind(), EvalKind::Pattern | EvalKind::Heuristic)
