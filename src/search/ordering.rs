@@ -254,20 +254,7 @@ pub fn move_value_and_replies(
     layout: &Layout,
     parity: u8,
 ) -> (i32, u64) {
-    let bit = 1u64 << square;
-    let next_player = opponent ^ flips;
-    let next_opponent = player ^ flips ^ bit;
-    let empty = !(next_player | next_opponent) & layout.playable;
-    let all_replies = legal_moves(next_player, next_opponent);
-    let replies = all_replies & layout.playable;
-    let mobility = (replies.count_ones() + (replies & layout.corners).count_ones()) as i32;
-    let potential = (neighbours(next_opponent) & empty).count_ones() as i32;
-    let parity_bonus = if layout.quadrant_bit[usize::from(square)] & parity != 0 { W_PARITY } else { 0 };
-    let value = -mobility * W_MOBILITY - potential * W_POTENTIAL
-        + layout.corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
-        + parity_bonus
-        + layout.square_value(square);
-    (value, all_replies)
+    value_and_replies::<true>(player, opponent, square, flips, layout, parity)
 }
 
 /// Gives the moves of `list` (generated for `player`) the solver's ordering values: those of
@@ -281,17 +268,40 @@ pub fn value_solver_moves(list: &mut MoveList, player: u64, opponent: u64, layou
         m.value = if m.square == first {
             FIRST
         } else {
-            let next_player = opponent ^ m.flips;
-            let next_opponent = player ^ m.flips ^ (1u64 << m.square);
-            let replies = legal_moves(next_player, next_opponent) & layout.playable;
-            let mobility = (replies.count_ones() + (replies & layout.corners).count_ones()) as i32;
-            let parity_bonus = if layout.quadrant_bit[usize::from(m.square)] & parity != 0 { W_PARITY } else { 0 };
-            -mobility * W_MOBILITY
-                + layout.corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
-                + parity_bonus
-                + layout.square_value(m.square)
+            value_and_replies::<false>(player, opponent, m.square, m.flips, layout, parity).0
         };
     }
+}
+
+/// The ordering value of a move and the opponent's replies after it, with the potential mobility
+/// term or without it.
+#[inline(always)]
+fn value_and_replies<const POTENTIAL: bool>(
+    player: u64,
+    opponent: u64,
+    square: u8,
+    flips: u64,
+    layout: &Layout,
+    parity: u8,
+) -> (i32, u64) {
+    let bit = 1u64 << square;
+    let next_player = opponent ^ flips;
+    let next_opponent = player ^ flips ^ bit;
+    let all_replies = legal_moves(next_player, next_opponent);
+    let replies = all_replies & layout.playable;
+    let mobility = (replies.count_ones() + (replies & layout.corners).count_ones()) as i32;
+    let potential = if POTENTIAL {
+        let empty = !(next_player | next_opponent) & layout.playable;
+        (neighbours(next_opponent) & empty).count_ones() as i32
+    } else {
+        0
+    };
+    let parity_bonus = if layout.quadrant_bit[usize::from(square)] & parity != 0 { W_PARITY } else { 0 };
+    let value = -mobility * W_MOBILITY - potential * W_POTENTIAL
+        + layout.corner_stability(next_opponent) as i32 * W_CORNER_STABILITY
+        + parity_bonus
+        + layout.square_value(square);
+    (value, all_replies)
 }
 
 /// The legal moves of `player` with their ordering values, `first` (the table's move, if legal)
