@@ -263,14 +263,7 @@ pub fn move_value_and_replies(
 /// costs a neighbour sweep a move (#40-#49 in 0.987 of the time).
 #[inline]
 pub fn value_solver_moves(list: &mut MoveList, player: u64, opponent: u64, layout: &Layout, first: u8) {
-    let parity = layout.parity(!(player | opponent) & layout.playable);
-    for m in list.as_mut_slice() {
-        m.value = if m.square == first {
-            FIRST
-        } else {
-            value_and_replies::<false>(player, opponent, m.square, m.flips, layout, parity).0
-        };
-    }
+    value_list::<false>(list, player, opponent, layout, first);
 }
 
 /// The ordering value of a move and the opponent's replies after it, with the potential mobility
@@ -317,10 +310,19 @@ pub fn ordered_moves(player: u64, opponent: u64, moves: u64, layout: &Layout, fi
 /// [`ordered_moves`] does.
 #[inline]
 pub fn value_moves(list: &mut MoveList, player: u64, opponent: u64, layout: &Layout, first: u8) {
+    value_list::<true>(list, player, opponent, layout, first);
+}
+
+/// The moves of `list` valued, `first` above all, with the potential mobility term or without it.
+#[inline(always)]
+fn value_list<const POTENTIAL: bool>(list: &mut MoveList, player: u64, opponent: u64, layout: &Layout, first: u8) {
     let parity = layout.parity(!(player | opponent) & layout.playable);
     for m in list.as_mut_slice() {
-        m.value =
-            if m.square == first { FIRST } else { move_value(player, opponent, m.square, m.flips, layout, parity) };
+        m.value = if m.square == first {
+            FIRST
+        } else {
+            value_and_replies::<POTENTIAL>(player, opponent, m.square, m.flips, layout, parity).0
+        };
     }
 }
 
