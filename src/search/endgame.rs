@@ -560,13 +560,16 @@ impl Worker {
     }
 
     /// The best score of `player` playing one of the four squares, or `None` if it cannot move.
+    /// The move mask is generated once and flips found only for legal moves (FFO #40-#49: 0.978
+    /// of the time of trying each square; at 3 empties the same time either way).
     #[inline]
     fn solve4_turn(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 4]) -> Option<i32> {
         let [a, b, c, d] = squares;
+        let moves = legal_moves(player, opponent);
         let mut best = NO_SCORE;
         for (x, rest) in [(a, [b, c, d]), (b, [a, c, d]), (c, [a, b, d]), (d, [a, b, c])] {
-            let f = move_flips(x, player, opponent);
-            if f != 0 {
+            if moves & (1u64 << x) != 0 {
+                let f = flips(x, player, opponent);
                 let bit = 1u64 << x;
                 let score = -self.solve3(opponent ^ f, player ^ f ^ bit, -alpha - 1, rest);
                 if score > best {
