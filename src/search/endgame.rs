@@ -20,8 +20,9 @@
 //! A selective solve (the worker's `solve_cut` above 0) also tries Multi-ProbCut at its
 //! null-window nodes from [`PROBCUT_EMPTIES`] up: a shallow depth-limited search predicts the
 //! exact score through the weights' solve fit for that many empties, and the node is cut when the
-//! prediction lies above the window by t·σ (only above: see `solve_probcut`). Its table entries record their selectivity, so an
-//! exact solve never trusts them (it still tries their moves first).
+//! prediction lies above the window by t·σ (only above: see `solve_probcut`). Its table entries
+//! record their selectivity, so an exact solve never trusts them (it still tries their moves
+//! first).
 
 use super::ordering::{Layout, MAX_MOVES, MoveList, value_solver_moves};
 use super::split::SplitKind;
