@@ -115,10 +115,12 @@ impl Deadlines {
 /// than 100 lost 0.39 discs less a move at 21-23 empties, 0.16 at 24-26 and 0.07 at 27-29, where
 /// twice the time a move for the whole game gained about 12 Elo against NTest. Moves from
 /// [`LATE_EMPTIES`] (plus the shift) down are mostly solved already, so the plan counts little for
-/// them; the one that is not gets a large share of what is left all the same (see
-/// `clock_budget`). The smaller boards, which start with 12 or 32 empties, use the same table.
+/// them (3, or 1 once the solve is expected early: what they are planned goes unused); the one
+/// that is not solved gets a large share of what is left all the same (see `clock_budget`). The
+/// smaller boards, which start with 12 or 32 empties, use the same table.
 pub fn move_weight(empties: u32, shift: u32) -> u32 {
     match empties.saturating_sub(shift) {
+        0..=LATE_EMPTIES if shift > 0 => 1,
         0..=LATE_EMPTIES => 3,
         20..=23 => 6 * EARLY_WEIGHT,
         24..=26 => 25,
@@ -128,22 +130,32 @@ pub fn move_weight(empties: u32, shift: u32) -> u32 {
 }
 
 /// The time a move at which the plan expects the solve where [`move_weight`]'s table puts it.
-const SHIFT_FROM: Duration = Duration::from_millis(250);
+const SHIFT_FROM: Duration = Duration::from_millis(60);
 
 /// How many empties earlier than [`move_weight`]'s table the exact solve is expected with
-/// `per_move` a move: none up to 0.25 s, then about one and a half empties for each
+/// `per_move` a move: none up to 0.06 s, then about one and a half empties for each
 /// doubling of the time, at most 8. With more time a move the solve fits in earlier, the moves
 /// after it cost nothing, and the time the table keeps for them went unused: in games against
 /// NTest, Magpie's solves came at 20-22 empties at 0.04 s a move, 22-23 at 0.25 s, 24-25 at 0.7 s
 /// and 26 at 1.5 s (its time by empties, read from the GGF), and with the table unshifted it left
-/// 13% of a 22 s clock and 16% of a 45 s one unused.
+/// 13% of a 22 s clock and 16% of a 45 s one unused. With the faster solver of version 0.12 the
+/// solves came at 24 empties at 3.9 s a game and 26 at 24 s, and shifting from 0.25 s a move
+/// still left 14% and 13% of those clocks unused; from 0.06 s (with the smaller late weights and
+/// reserve of a shifted plan) 7% and 6% (`magpie match` against the plan shifted from 0.25 s, 60
+/// and 20 games: 3.60 s a game against 3.34, 22.7 s against 20.9, no time lost).
 pub fn solve_shift(per_move: Duration) -> u32 {
     let ratio = per_move.as_secs_f64() / SHIFT_FROM.as_secs_f64();
     if ratio <= 1.0 { 0 } else { (1.5 * ratio.log2()).round().min(8.0) as u32 }
 }
 
-/// The [`move_weight`] of a move from 30 empties up; one such share is kept in reserve.
+/// The [`move_weight`] of a move from 30 empties up; one such share is kept in reserve (a smaller
+/// one, [`SHIFTED_RESERVE`], once the solve is expected early).
 const EARLY_WEIGHT: u32 = 10;
+
+/// The weight kept in reserve by a plan that expects the solve early (a shift above 0): the moves
+/// after the solve cost nothing, and at these clocks a reserve of a whole early share was left
+/// unused at the end of the game.
+const SHIFTED_RESERVE: u32 = 4;
 
 /// From this many empty squares down, a move may take a third of the time left (the hard limit
 /// half of it), whatever its planned share. A position the earlier solves left solved costs
@@ -161,8 +173,9 @@ const LATE_SHARE: u32 = 3;
 ///
 /// Sudden death (no `moves_to_go`): the side to move plays every other move from `empties` down;
 /// the time left (plus most of the increments to come) is shared over those moves in proportion
-/// to their [`move_weight`], with one early move more kept in reserve; the hard limit allows four
-/// times that, but never more than half of what is left (the moves after a solve cost nothing).
+/// to their [`move_weight`], with one early move more kept in reserve ([`SHIFTED_RESERVE`] once
+/// the solve is expected early); the hard limit allows four times that, but never more than half
+/// of what is left (the moves after a solve cost nothing).
 /// From [`LATE_EMPTIES`] down, the soft budget is at least a third of what is left.
 ///
 /// A period (`moves_to_go`, as in byo-yomi): the time is for the next few moves only, then the
@@ -183,8 +196,9 @@ fn clock_budget(clock: &Clock, empties: u32, overhead: Duration) -> (Duration, D
         None => {
             let shift = solve_shift(available / my_moves);
             let mine = move_weight(empties, shift);
+            let reserve = if shift > 0 { SHIFTED_RESERVE } else { EARLY_WEIGHT };
             let total: u32 =
-                (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i), shift)).sum::<u32>() + EARLY_WEIGHT;
+                (0..my_moves).map(|i| move_weight(empties.saturating_sub(2 * i), shift)).sum::<u32>() + reserve;
             let mut soft = (available / total).saturating_mul(mine).saturating_add(increment);
             if empties <= LATE_EMPTIES {
                 soft = soft.max(available / LATE_SHARE);
@@ -292,8 +306,8 @@ mod tests {
     fn a_longer_clock_expects_the_solve_earlier() {
         assert_eq!(solve_shift(Duration::from_millis(40)), 0);
         assert_eq!(solve_shift(SHIFT_FROM), 0);
-        assert_eq!(solve_shift(Duration::from_millis(700)), 2);
-        assert_eq!(solve_shift(Duration::from_millis(1500)), 4);
+        assert_eq!(solve_shift(Duration::from_millis(130)), 2);
+        assert_eq!(solve_shift(Duration::from_millis(800)), 6);
         assert_eq!(solve_shift(Duration::from_secs(3600)), 8);
         // At a second a game the plan is the table's; at a minute its heaviest moves come earlier.
         let at = |used: &[(u32, Duration)], e: u32| used.iter().find(|(empties, _)| *empties == e).unwrap().1;
