@@ -141,7 +141,7 @@ const SHIFT_FROM: Duration = Duration::from_millis(60);
 /// 13% of a 22 s clock and 16% of a 45 s one unused. With the faster solver of version 0.12 the
 /// solves came at 24 empties at 3.9 s a game and 26 at 24 s, and shifting from 0.25 s a move
 /// still left 14% and 13% of those clocks unused; from 0.06 s (with the smaller late weights and
-/// reserve of a shifted plan) 7% and 6% (`magpie match` against the plan shifted from 0.25 s, 60
+/// reserve of a shifted plan) 8% and 6% (`magpie match` against the plan shifted from 0.25 s, 60
 /// and 20 games: 3.60 s a game against 3.34, 22.7 s against 20.9, no time lost).
 pub fn solve_shift(per_move: Duration) -> u32 {
     let ratio = per_move.as_secs_f64() / SHIFT_FROM.as_secs_f64();
