@@ -323,6 +323,23 @@ mod tests {
     }
 
     #[test]
+    fn a_plan_that_expects_the_solve_early_keeps_little_for_after_it() {
+        // One side's moves of a 24 s game, each taking its soft budget, until the solve at 26
+        // empties; the moves after it take nothing, so what is left then goes unused. With the
+        // late weights of 3 and a reserve of 10 it was 29% of the clock.
+        let game = Duration::from_secs(24);
+        let mut left = game;
+        for empties in (26..=60).rev().step_by(2) {
+            let clock = Clock { time: left, increment: Duration::ZERO, moves_to_go: None };
+            left -= clock_budget(&clock, empties, Duration::ZERO).0;
+        }
+        assert!(left < game / 5, "{left:?}");
+        // The late moves of a shifted plan weigh less than an unshifted plan's.
+        assert_eq!(move_weight(18, 0), 3);
+        assert_eq!(move_weight(20, 2), 1);
+    }
+
+    #[test]
     fn a_period_for_one_move_may_all_be_used() {
         // Byo-yomi of 3 s for 1 move (Quarry's per-move time): use it all but the overhead.
         let clock = Clock { time: Duration::from_secs(3), increment: Duration::ZERO, moves_to_go: Some(1) };
