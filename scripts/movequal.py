@@ -152,6 +152,9 @@ def main():
     judge.close()
 
     usable = [i for i in range(len(found)) if all(values[name][i] is not None for name, _ in variants)]
+    if not usable:
+        print("no position could be judged for every variant", file=sys.stderr)
+        return 1
     base = variants[0][0]
     print(f"{len(found)} positions ({len(usable)} judged for every variant) at {args.points} empties, "
           f"{args.movetime} ms a move; judge '{args.judge}' at depth {args.depth}")
