@@ -23,36 +23,20 @@ import argparse
 import json
 import os
 import re
-import shlex
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from phases import MOVE, TAG, Judge, games  # noqa: E402
+from phases import MOVE, TAG, Engine, Judge, games  # noqa: E402
 
 
-class UgiEngine:
-    """A UGI engine over pipes."""
+class UgiEngine(Engine):
+    """A UGI engine."""
 
     def __init__(self, command):
-        self.proc = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        super().__init__(command)
         self.send("ugi")
         self.until("ugiok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            if line.startswith(prefix):
-                return line.strip()
 
     def best_move(self, moves, movetime):
         self.send("uginewgame")

@@ -27,17 +27,13 @@ MOVE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
 TAG = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
 
 
-class Judge:
-    """An NBoard engine over pipes."""
+class Engine:
+    """An engine over pipes: lines sent, and lines read until one with a given start."""
 
-    def __init__(self, command, folder, depth):
+    def __init__(self, command, folder=None):
         self.proc = subprocess.Popen(
             shlex.split(command), cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.pings = 0
-        self.send("nboard 2")
-        self.send(f"set depth {depth}")
-        self.sync()
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
@@ -47,9 +43,20 @@ class Judge:
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError("the judge exited")
+                raise RuntimeError("the engine exited")
             if line.startswith(prefix):
                 return line.rstrip("\n")
+
+
+class Judge(Engine):
+    """An NBoard engine at a fixed depth."""
+
+    def __init__(self, command, folder, depth):
+        super().__init__(command, folder)
+        self.pings = 0
+        self.send("nboard 2")
+        self.send(f"set depth {depth}")
+        self.sync()
 
     def sync(self):
         self.pings += 1
