@@ -101,7 +101,13 @@ def main():
         points = [int(p) for p in args.points.split(",")]
     except ValueError:
         parser.error(f"--points: '{args.points}' is not a list of numbers")
-    found = positions(args.ggf, points, args.games)
+    for name, value in (("--games", args.games), ("--movetime", args.movetime), ("--depth", args.depth)):
+        if value < 1:
+            parser.error(f"{name}: '{value}' is not a positive number")
+    try:
+        found = positions(args.ggf, points, args.games)
+    except OSError as e:
+        parser.error(f"{e.filename}: {e.strerror}")
     if not found:
         parser.error("no position at those empties in the games")
 
