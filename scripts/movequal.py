@@ -16,6 +16,9 @@ picked the first variant's move.
 Usage: scripts/movequal.py GGF... --variant NAME=CMD [--variant NAME=CMD ...]
                            --judge "./ntest x" [--judge-dir DIR] [--depth 20]
                            [--points 46,42,38,34] [--games 80] [--movetime 180] [--save FILE]
+       scripts/movequal.py --moves-from FILE --judge CMD [--judge-dir DIR] [--depth D]
+The second form judges again the moves a run saved (`--save`), with another judge or depth: no
+variant plays, so two judges can be compared on the same moves.
 Needs only python3 (and phases.py beside it).
 """
 
@@ -79,10 +82,41 @@ def positions(paths, points, limit):
     return found
 
 
+def play(variants, found, movetime):
+    """Each variant's move in each position."""
+    chosen = {}
+    for name, command in variants:
+        engine = UgiEngine(command)
+        chosen[name] = [
+            engine.best_move(["pass" if m.startswith("PA") else m.lower() for _, m in prefix], movetime)
+            for _, prefix in found
+        ]
+        engine.close()
+        print(f"{name}: {len(found)} moves", file=sys.stderr)
+    return chosen
+
+
+def saved_moves(path, parser):
+    """The positions and each variant's moves of a file written by --save."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+        found = [(header, [tuple(m) for m in prefix]) for header, prefix in saved["positions"]]
+        chosen = saved["moves"]
+        if not chosen or any(len(moves) != len(found) for moves in chosen.values()):
+            raise ValueError("a variant's moves do not match the positions")
+    except OSError as e:
+        parser.error(f"{path}: {e.strerror}")
+    except (ValueError, KeyError, TypeError) as e:
+        parser.error(f"{path}: not a file written by --save ({e})")
+    return found, chosen
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("ggf", nargs="+")
-    parser.add_argument("--variant", action="append", required=True, help="NAME=COMMAND, a UGI engine")
+    parser.add_argument("ggf", nargs="*")
+    parser.add_argument("--variant", action="append", default=[], help="NAME=COMMAND, a UGI engine")
+    parser.add_argument("--moves-from", default=None, help="judge the positions and moves saved by --save")
     parser.add_argument("--judge", required=True, help="the judge's command, an NBoard engine")
     parser.add_argument("--judge-dir", default=None, help="the folder the judge runs in")
     parser.add_argument("--depth", type=int, default=20, help="the judge's set depth")
@@ -91,6 +125,10 @@ def main():
     parser.add_argument("--movetime", type=int, default=180, help="each variant's time a move, ms")
     parser.add_argument("--save", default=None, help="write the moves and values to this JSON file")
     args = parser.parse_args()
+    if args.moves_from and (args.ggf or args.variant):
+        parser.error("--moves-from takes neither GGF files nor --variant")
+    if not args.moves_from and (not args.ggf or not args.variant):
+        parser.error("give GGF files and at least one --variant (or --moves-from)")
     variants = []
     for spec in args.variant:
         name, sep, command = spec.partition("=")
@@ -104,22 +142,19 @@ def main():
     for name, value in (("--games", args.games), ("--movetime", args.movetime), ("--depth", args.depth)):
         if value < 1:
             parser.error(f"{name}: '{value}' is not a positive number")
-    try:
-        found = positions(args.ggf, points, args.games)
-    except OSError as e:
-        parser.error(f"{e.filename}: {e.strerror}")
-    if not found:
-        parser.error("no position at those empties in the games")
-
-    chosen = {}
-    for name, command in variants:
-        engine = UgiEngine(command)
-        chosen[name] = [
-            engine.best_move(["pass" if m.startswith("PA") else m.lower() for _, m in prefix], args.movetime)
-            for _, prefix in found
-        ]
-        engine.close()
-        print(f"{name}: {len(found)} moves", file=sys.stderr)
+    if args.moves_from:
+        found, chosen = saved_moves(args.moves_from, parser)
+        variants = [(name, None) for name in chosen]
+        what = f"the moves of {args.moves_from}"
+    else:
+        try:
+            found = positions(args.ggf, points, args.games)
+        except OSError as e:
+            parser.error(f"{e.filename}: {e.strerror}")
+        if not found:
+            parser.error("no position at those empties in the games")
+        chosen = play(variants, found, args.movetime)
+        what = f"{args.points} empties, {args.movetime} ms a move"
 
     judge = Judge(args.judge, args.judge_dir, args.depth)
     judged = {}
@@ -146,8 +181,8 @@ def main():
         print("no position could be judged for every variant", file=sys.stderr)
         return 1
     base = variants[0][0]
-    print(f"{len(found)} positions ({len(usable)} judged for every variant) at {args.points} empties, "
-          f"{args.movetime} ms a move; judge '{args.judge}' at depth {args.depth}")
+    print(f"{len(found)} positions ({len(usable)} judged for every variant) at {what}; "
+          f"judge '{args.judge}' at depth {args.depth}")
     print(f"{'variant':>12} {'vs ' + base:>10} {'±':>6} {'same move':>10}")
     for name, _ in variants:
         diffs = [values[name][i] - values[base][i] for i in usable]
