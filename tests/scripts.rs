@@ -1,6 +1,7 @@
 //! The scripts of `scripts/` that drive the training pipeline, run as a user runs them: the small
 //! training run on a WTHOR file the test writes itself, and sharded steps through GNU parallel and
-//! through the Slurm array script, merged and compared with one unsharded run.
+//! through the Slurm array script, merged and compared with one unsharded run; and the match
+//! tools' `movequal.py` (Python 3), with Magpie as the variants and as the judge.
 
 mod common;
 
@@ -179,4 +180,45 @@ fn the_slurm_array_script_shards_and_merges() {
         .unwrap();
     check("merge", &merge);
     assert_eq!(sorted_records(&dir.join("merged.bin")), unsharded(&dir, &args));
+}
+
+/// `movequal.py` judges two settings' moves, saves them, and judges the saved moves again with the
+/// same judge (`--moves-from`) to the same values: the judge at a fixed depth, the variants at fixed
+/// levels, and Python's hashing fixed so that the judge sees the moves in the same order. Skipped,
+/// with a message, where Python 3 is not installed.
+#[test]
+fn movequal_judges_saved_moves_again_to_the_same_values() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let dir = TempDir::new("movequal");
+    let magpie = env!("CARGO_BIN_EXE_magpie");
+    let games = format!("{}/tests/data/ntest-TestGames.ggf", env!("CARGO_MANIFEST_DIR"));
+    let judge = format!("{magpie} --protocol nboard --own-book false");
+    let run = |args: &[&str]| {
+        Command::new("python3")
+            .arg(script("movequal.py"))
+            .args(args)
+            .args(["--judge", &judge, "--depth", "6"])
+            .env("PYTHONHASHSEED", "0")
+            .current_dir(dir.path())
+            .output()
+            .expect("the script runs")
+    };
+    let level3 = format!("l3={magpie} --own-book false --level 3");
+    let level5 = format!("l5={magpie} --own-book false --level 5");
+    let first = [games.as_str(), "--games", "4", "--points", "40,30", "--movetime", "20", "--variant", &level3];
+    let out = run(&[&first[..], &["--variant", &level5, "--save", "first.json"]].concat());
+    check("movequal.py", &out);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.starts_with("8 positions (8 judged for every variant)"), "{report}");
+    assert!(report.lines().any(|l| l.trim_start().starts_with("l5 ")), "{report}");
+    let out = run(&["--moves-from", "first.json", "--save", "again.json"]);
+    check("movequal.py --moves-from", &out);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("first.json"), read("again.json"));
+    // A run with neither games nor saved moves is refused with exit status 2.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
