@@ -103,8 +103,16 @@ def saved_moves(path, parser):
             saved = json.load(f)
         found = [(header, [tuple(m) for m in prefix]) for header, prefix in saved["positions"]]
         chosen = saved["moves"]
-        if not chosen or any(len(moves) != len(found) for moves in chosen.values()):
-            raise ValueError("a variant's moves do not match the positions")
+        if not isinstance(chosen, dict) or not chosen:
+            raise ValueError("no variant's moves")
+        def pair(m):
+            return len(m) == 2 and all(isinstance(x, str) for x in m)
+
+        if any(not isinstance(header, str) or not all(map(pair, prefix)) for header, prefix in found):
+            raise ValueError("a position is not a header and (mover, move) pairs")
+        for name, moves in chosen.items():
+            if not isinstance(moves, list) or len(moves) != len(found) or not all(isinstance(m, str) for m in moves):
+                raise ValueError(f"the moves of '{name}' do not match the positions")
     except OSError as e:
         parser.error(f"{path}: {e.strerror}")
     except (ValueError, KeyError, TypeError) as e:
@@ -167,7 +175,9 @@ def main():
             continue
         to_move = "W" if prefix and prefix[-1][0] == "B" else "B"
         game = header + "".join(f"{c}[{m}]" for c, m in prefix)
-        for move in picks:
+        # In a fixed order: the judge's table carries over from one search to the next, so its
+        # values depend on the order it sees the moves in.
+        for move in sorted(picks):
             if (i, move) not in judged:
                 # The judge values the position after the move for the opponent.
                 value = None if move.startswith("PA") else judge.value(game + f"{to_move}[{move}];)")
@@ -190,8 +200,12 @@ def main():
         same = sum(1 for i in usable if chosen[name][i] == chosen[base][i])
         print(f"{name:>12} {statistics.fmean(diffs):+10.3f} {error:6.3f} {same:>5}/{len(usable)}")
     if args.save:
-        with open(args.save, "w", encoding="utf-8") as f:
-            json.dump({"positions": [[h, p] for h, p in found], "moves": chosen, "values": values}, f)
+        try:
+            with open(args.save, "w", encoding="utf-8") as f:
+                json.dump({"positions": [[h, p] for h, p in found], "moves": chosen, "values": values}, f)
+        except OSError as e:
+            print(f"error: --save: {args.save}: {e.strerror}", file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":

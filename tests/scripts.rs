@@ -184,8 +184,8 @@ fn the_slurm_array_script_shards_and_merges() {
 
 /// `movequal.py` judges two settings' moves, saves them, and judges the saved moves again with the
 /// same judge (`--moves-from`) to the same values: the judge at a fixed depth, the variants at fixed
-/// levels, and Python's hashing fixed so that the judge sees the moves in the same order. Skipped,
-/// with a message, where Python 3 is not installed.
+/// levels, the judge seeing each position's moves in a fixed order. Skipped, with a message, where
+/// Python 3 is not installed.
 #[test]
 fn movequal_judges_saved_moves_again_to_the_same_values() {
     if Command::new("python3").arg("--version").output().is_err() {
@@ -201,7 +201,7 @@ fn movequal_judges_saved_moves_again_to_the_same_values() {
             .arg(script("movequal.py"))
             .args(args)
             .args(["--judge", &judge, "--depth", "6"])
-            .env("PYTHONHASHSEED", "0")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
             .current_dir(dir.path())
             .output()
             .expect("the script runs")
