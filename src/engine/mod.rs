@@ -186,7 +186,7 @@ impl Context {
     /// search keeps its table). If the memory cannot be had, the table and the settings stay as
     /// they were.
     pub fn set_hash(&mut self, mib: usize) -> Result<(), AllocError> {
-        let table = Arc::new(TranspositionTable::new(mib)?);
+        let table = TranspositionTable::shared(mib)?;
         self.settings.hash_mib = mib;
         self.table = table;
         self.configure();
@@ -212,7 +212,7 @@ impl Context {
 /// The transposition table `settings` ask for (`hash_mib`), allocated before the engine starts so
 /// that a size the machine cannot give is refused at once.
 pub fn allocate_table(settings: &Settings) -> Result<Arc<TranspositionTable>, AllocError> {
-    TranspositionTable::new(settings.hash_mib).map(Arc::new)
+    TranspositionTable::shared(settings.hash_mib)
 }
 
 /// Runs the engine loop with front end `frontend` until `quit` or the end of input. `first` is a

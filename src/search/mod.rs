@@ -258,9 +258,9 @@ impl Searcher {
     /// A one-thread searcher with a table of the default size (or the smallest, if even that
     /// cannot be had).
     pub fn new() -> Searcher {
-        let tt = TranspositionTable::new(tt::DEFAULT_MIB).or_else(|_| TranspositionTable::new(tt::MIN_MIB));
+        let tt = TranspositionTable::shared(tt::DEFAULT_MIB).or_else(|_| TranspositionTable::shared(tt::MIN_MIB));
         match tt {
-            Ok(tt) => Searcher::with_table(Arc::new(tt)),
+            Ok(tt) => Searcher::with_table(tt),
             Err(e) => panic!("{e}"),
         }
     }
@@ -279,7 +279,7 @@ impl Searcher {
 
     /// A one-thread searcher with a table of `mib` MiB.
     pub fn with_hash(mib: usize) -> Result<Searcher, tt::AllocError> {
-        Ok(Searcher::with_table(Arc::new(TranspositionTable::new(mib)?)))
+        Ok(Searcher::with_table(TranspositionTable::shared(mib)?))
     }
 
     /// The table.
