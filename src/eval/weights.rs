@@ -157,7 +157,6 @@ impl fmt::Display for ParseWeightsError {
 
 impl std::error::Error for ParseWeightsError {}
 
-/// FNV-1a, 64 bits.
 /// Whether [`Weights::parse`] hashes the file to check its checksum, or takes the stored one (the
 /// embedded file only, which the tests check).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -166,6 +165,7 @@ enum Checksum {
     Trusted,
 }
 
+/// FNV-1a, 64 bits.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
@@ -357,6 +357,7 @@ impl Weights {
         Weights::parse(bytes, Checksum::Verify)
     }
 
+    /// Reads a weight file, checking all of it but, for `Checksum::Trusted`, its checksum.
     fn parse(bytes: &[u8], checksum: Checksum) -> Result<Weights, ParseWeightsError> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8).map_err(|_| ParseWeightsError::Magic)? != MAGIC {
