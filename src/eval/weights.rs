@@ -396,9 +396,7 @@ impl Weights {
         let stored = r.take(8)?;
         let hash = match checksum {
             Checksum::Verify => fnv1a(&bytes[..body_end]),
-            Checksum::Trusted => u64::from_le_bytes([
-                stored[0], stored[1], stored[2], stored[3], stored[4], stored[5], stored[6], stored[7],
-            ]),
+            Checksum::Trusted => u64::from_le_bytes(stored.try_into().map_err(|_| ParseWeightsError::Truncated)?),
         };
         if stored != hash.to_le_bytes() {
             return Err(ParseWeightsError::Checksum);
