@@ -449,7 +449,7 @@ impl Worker {
         if high >= WIPEOUT {
             return None;
         }
-        let v = self.pvs(pos, i32::from(fit.shallow), high - 1, high, ply, Expect::Cut, control);
+        let v = self.pvs(pos, i32::from(fit.shallow), high - 1, high, ply, Expect::Either, control);
         if self.halted() {
             return Some(0);
         }
