@@ -28,7 +28,7 @@ use super::ordering::{Layout, MAX_MOVES, MoveList, value_solver_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
-use super::{Expect, INFINITY, SearchControl};
+use super::{INFINITY, SearchControl};
 use crate::board::movegen::{flips, last_flip_count, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{Position, Square, hash_discs};
@@ -410,7 +410,7 @@ impl Worker {
             for (value, m) in values.iter_mut().zip(list.as_slice()) {
                 if m.square != hint {
                     let child = pos.play_with_flips(Square::from_index_unchecked(m.square.into()), m.flips);
-                    *value = -self.pvs(&child, SMALL_ORDER_DEPTH, -INFINITY, INFINITY, ply + 1, Expect::Cut, control);
+                    *value = -self.pvs(&child, SMALL_ORDER_DEPTH, -INFINITY, INFINITY, ply + 1, control);
                 }
             }
             for (m, value) in list.as_mut_slice().iter_mut().zip(values) {
@@ -449,7 +449,7 @@ impl Worker {
         if high >= WIPEOUT {
             return None;
         }
-        let v = self.pvs(pos, i32::from(fit.shallow), high - 1, high, ply, Expect::Either, control);
+        let v = self.pvs(pos, i32::from(fit.shallow), high - 1, high, ply, control);
         if self.halted() {
             return Some(0);
         }

@@ -18,7 +18,7 @@ use super::ordering::{FIRST, MoveList, move_value_and_replies, value_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker, to_centi_discs};
-use super::{Expect, INFINITY, MAX_PLY, SearchControl};
+use super::{INFINITY, MAX_PLY, SearchControl};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{Position, Square};
 use crate::eval::WIPEOUT;
@@ -72,8 +72,7 @@ fn probcut_t_at(t: f32, depth: i32) -> f32 {
 }
 
 impl Worker {
-    /// The value of `pos` searched `depth` discs ahead, within (alpha, beta), fail-soft; `expect`
-    /// is what a null-window node is expected to do (ignored at a principal-variation node).
+    /// The value of `pos` searched `depth` discs ahead, within (alpha, beta), fail-soft.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn pvs(
         &mut self,
@@ -82,7 +81,6 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        expect: Expect,
         control: &mut dyn SearchControl,
     ) -> i32 {
         self.nodes += 1;
@@ -102,7 +100,7 @@ impl Worker {
             if self.patterns {
                 self.features.pass(ply, pos);
             }
-            let score = -self.pvs(&pos.pass(), depth, -beta, -alpha, ply + 1, expect.passed(), control);
+            let score = -self.pvs(&pos.pass(), depth, -beta, -alpha, ply + 1, control);
             self.update_pv(ply, PASS);
             return score;
         }
@@ -131,7 +129,7 @@ impl Worker {
         if !pv_node
             && depth >= PROBCUT_DEPTH
             && let Some(t) = self.setup.probcut
-            && let Some(cut) = self.probcut(pos, depth, alpha, beta, ply, expect, probcut_t_at(t, depth), control)
+            && let Some(cut) = self.probcut(pos, depth, alpha, beta, ply, probcut_t_at(t, depth), control)
         {
             return cut;
         }
@@ -169,13 +167,12 @@ impl Worker {
             if self.patterns {
                 self.features.play(ply, pos, m.square, m.flips, &child);
             }
-            let next = if pv_node { Expect::Cut } else { expect.child(i) };
             let score = if i == 0 {
-                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, next, control)
+                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, next, control);
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
                 if probe > alpha && probe < beta && !self.halted() {
-                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, next, control)
+                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, control)
                 } else {
                     probe
                 }
@@ -260,8 +257,7 @@ impl Worker {
                     if self.patterns {
                         self.features.play(ply, pos, square as u8, flips, &child);
                     }
-                    // Below ProbCut's depth: what the child is expected to do is not read.
-                    -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, Expect::Cut, control)
+                    -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control)
                 };
                 if self.halted() {
                     return 0;
@@ -322,13 +318,6 @@ impl Worker {
     /// of `depth` would fail high (then `Some(beta)`) or low (`Some(alpha)`). Only where the search
     /// stays short of the end of the game, so that no exact score depends on it, and only with
     /// the fits made for the weights in use.
-    ///
-    /// The cut below is tried only at a node expected to fail low (`expect`): at one expected to
-    /// cut, its shallow search mostly finds nothing to cut, and the node's own search decides.
-    /// `bench --depth 18` 3.72M nodes against 3.95M trying it everywhere, 8 middle-game positions
-    /// at depth 24 29.6M against 31.5M (0.96 of the time). Trying the cut above only at nodes
-    /// expected to cut searched more nodes (4.12M). The solver's ProbCut searches tell no
-    /// expectations apart ([`Expect::Either`]).
     #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
@@ -337,7 +326,6 @@ impl Worker {
         alpha: i32,
         beta: i32,
         ply: usize,
-        expect: Expect,
         t: f32,
         control: &mut dyn SearchControl,
     ) -> Option<i32> {
@@ -355,11 +343,9 @@ impl Worker {
         let eval = self.patterns.then(|| self.evaluate(pos, ply) as f32);
         // deep ≈ slope · shallow + intercept: a deep score of at least beta + margin needs a
         // shallow one of at least this.
-        // The shallow searches expect what they test, unless expectations are not told apart here.
-        let told = |e| if expect == Expect::Either { Expect::Either } else { e };
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
         if high < WIPEOUT && eval.is_none_or(|e| e >= beta as f32 - gate) {
-            let v = self.pvs(pos, shallow, high - 1, high, ply, told(Expect::Cut), control);
+            let v = self.pvs(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
             }
@@ -368,8 +354,8 @@ impl Worker {
             }
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
-        if expect != Expect::Cut && low > -WIPEOUT && eval.is_none_or(|e| e < alpha as f32 + gate) {
-            let v = self.pvs(pos, shallow, low, low + 1, ply, told(Expect::All), control);
+        if low > -WIPEOUT && eval.is_none_or(|e| e < alpha as f32 + gate) {
+            let v = self.pvs(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);
             }

@@ -48,45 +48,6 @@ pub const MAX_PLY: usize = 128;
 /// Larger than any score.
 pub const INFINITY: i32 = 30_000;
 
-/// What a null-window node of the depth-limited search is expected to do, from its place in the
-/// tree, as in a minimal tree: the first child of a node expected to cut (fail high) is expected
-/// to fail low ("all" node: every move searched); every other child, of either kind, is expected
-/// to cut, and so are the null-window children of a principal-variation node. In the solver, 96-99%
-/// of the nodes expected to cut do and 90-98% of those expected to fail low do (see
-/// docs/experiments.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expect {
-    Cut,
-    All,
-    /// Not told apart: the shallow searches of the solver's ProbCut, whose fits were made for
-    /// searches that try both of Multi-ProbCut's cuts at every node (told apart there, FFO #40-#49
-    /// took 1.7% more nodes and 4% more time).
-    Either,
-}
-
-impl Expect {
-    /// What the `i`-th child searched (from 0) of a null-window node expected to do `self` is
-    /// expected to do.
-    #[inline]
-    pub fn child(self, i: usize) -> Expect {
-        match self {
-            Expect::Cut if i == 0 => Expect::All,
-            Expect::Either => Expect::Either,
-            _ => Expect::Cut,
-        }
-    }
-
-    /// The same node for the other side (after a pass): it fails low where this one cuts.
-    #[inline]
-    pub fn passed(self) -> Expect {
-        match self {
-            Expect::Cut => Expect::All,
-            Expect::All => Expect::Cut,
-            Expect::Either => Expect::Either,
-        }
-    }
-}
-
 /// One search to run.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
@@ -412,23 +373,6 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// As in a minimal tree: under a node expected to cut, the first child fails low and the
-    /// others cut; under one expected to fail low, every child cuts; a pass swaps the two.
-    #[test]
-    fn node_expectations_follow_the_minimal_tree() {
-        assert_eq!(Expect::Cut.child(0), Expect::All);
-        assert_eq!(Expect::All.child(0), Expect::Cut);
-        for i in 1..5 {
-            assert_eq!(Expect::Cut.child(i), Expect::Cut);
-            assert_eq!(Expect::All.child(i), Expect::Cut);
-        }
-        assert_eq!(Expect::Cut.passed(), Expect::All);
-        assert_eq!(Expect::All.passed(), Expect::Cut);
-        assert_eq!(Expect::Either.child(0), Expect::Either);
-        assert_eq!(Expect::Either.child(3), Expect::Either);
-        assert_eq!(Expect::Either.passed(), Expect::Either);
-    }
 
     /// The chance that a normal error stays within `t` standard deviations either way, by
     /// integrating the density (Simpson's rule): a slow reference for the table of percents.

@@ -13,10 +13,10 @@
 //! Measured on FFO #40-#47 against lazy SMP (every thread searching the same tree, sharing the
 //! table), which gave no speed-up at all on exact solves: see docs/search.md.
 
+use super::SearchControl;
 use super::ordering::MoveList;
 use super::split::{SplitKind, SplitPoint};
 use super::worker::Worker;
-use super::{Expect, SearchControl};
 use crate::board::{Position, Square};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -100,7 +100,7 @@ impl Worker {
                     score
                 }
                 SplitKind::Midgame(depth) => {
-                    -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, Expect::Cut, control)
+                    -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, control)
                 }
             };
             if self.stopped.is_some() {

@@ -19,7 +19,7 @@
 use super::ordering::ordered_moves;
 use super::tt::NO_MOVE;
 use super::worker::{Worker, disc_window, to_centi_discs};
-use super::{Bound, Deadlines, Expect, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, unsearched};
+use super::{Bound, Deadlines, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, unsearched};
 use crate::board::{Move, Position, Square, hash_discs};
 use crate::eval::WIPEOUT;
 use std::time::Instant;
@@ -310,7 +310,7 @@ impl Worker {
             let score = self.pvs_end(child, a, b, 1, control);
             to_centi_discs(score, draw)
         } else {
-            self.pvs(child, depth as i32 - 1, alpha, beta, 1, Expect::Cut, control)
+            self.pvs(child, depth as i32 - 1, alpha, beta, 1, control)
         }
     }
 }
