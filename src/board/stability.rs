@@ -181,11 +181,18 @@ fn edge_stable(player: u64, opponent: u64) -> u64 {
 /// The discs of `player` that can never be flipped (an under-estimate), on the 8x8 board.
 #[inline]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    stable_discs_up_to(player, opponent, 64)
+}
+
+/// [`stable_discs`], but the search for more stops once `enough` are found (the stability
+/// cutoff needs only so many).
+#[inline]
+pub fn stable_discs_up_to(player: u64, opponent: u64, enough: u32) -> u64 {
     let [full_h, full_v, full_d9, full_d7] = full_lines(player | opponent);
     let mut stable = edge_stable(player, opponent) | (player & full_h & full_v & full_d9 & full_d7);
-    if stable == 0 {
-        // Nothing to grow from: no disc can lean on a stable neighbour.
-        return 0;
+    if stable == 0 || stable.count_ones() >= enough {
+        // Nothing to grow from (no disc can lean on a stable neighbour), or enough already.
+        return stable;
     }
     loop {
         let s = stable;
@@ -194,8 +201,8 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
         let diag9 = full_d9 | ((s << 9) & !COL_A) | ((s >> 9) & !COL_H) | COL_A | COL_H | ROW_1 | ROW_8;
         let diag7 = full_d7 | ((s << 7) & !COL_H) | ((s >> 7) & !COL_A) | COL_A | COL_H | ROW_1 | ROW_8;
         let next = stable | (player & horizontal & vertical & diag9 & diag7);
-        if next == stable {
-            return stable;
+        if next == stable || next.count_ones() >= enough {
+            return next;
         }
         stable = next;
     }
@@ -304,6 +311,26 @@ mod tests {
             found += (mine | theirs).count_ones();
         }
         assert!(found > 2000, "the test should see many stable discs, saw {found}");
+    }
+
+    /// The search cut short at `enough` discs finds some of the full set: all of it, or at least
+    /// `enough`.
+    #[test]
+    fn stable_discs_up_to_stops_at_enough() {
+        let mut rng = Rng::new(6);
+        let mut short = 0;
+        for game in 0..2000 {
+            let pos = random_position(&mut rng, BoardSize::Eight, 1 + game % 20);
+            let (p, o) = (pos.player(), pos.opponent());
+            let all = stable_discs(p, o);
+            for enough in [0, 1, 5, 10, 20, 30, 40, 64] {
+                let some = stable_discs_up_to(p, o, enough);
+                assert_eq!(some & !all, 0, "{pos}: {enough}");
+                assert!(some == all || some.count_ones() >= enough, "{pos}: {enough}");
+                short += usize::from(some != all);
+            }
+        }
+        assert!(short > 100, "the test should see searches cut short, saw {short}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::tt::{NO_MOVE, TtEntry};
 use super::worker::{PASS, Worker};
 use super::{INFINITY, SearchControl};
 use crate::board::movegen::{flips, last_flip_count, legal_moves};
-use crate::board::stability::stable_discs;
+use crate::board::stability::stable_discs_up_to;
 use crate::board::{Position, Square, hash_discs};
 use crate::eval::features::neighbours;
 use crate::eval::{EvalKind, WIPEOUT};
@@ -244,7 +244,12 @@ impl Worker {
         if self.squares != 64 || alpha < STABILITY_THRESHOLD[n as usize] {
             return None;
         }
-        let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        // A bound at most alpha needs (64 - alpha) / 2 stable discs of the opponent.
+        let enough = ((65 - alpha) / 2) as u32;
+        if opponent.count_ones() < enough {
+            return None;
+        }
+        let bound = 64 - 2 * stable_discs_up_to(opponent, player, enough).count_ones() as i32;
         (bound <= alpha).then_some(bound)
     }
 
