@@ -105,7 +105,7 @@ impl Worker {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return self.evaluate(pos, ply);
+            return self.evaluate(pos, ply, moves);
         }
         let pv_node = beta > alpha + 1;
         if depth < TABLE_DEPTH && !pv_node {
@@ -129,7 +129,7 @@ impl Worker {
         if !pv_node
             && depth >= PROBCUT_DEPTH
             && let Some(t) = self.setup.probcut
-            && let Some(cut) = self.probcut(pos, depth, alpha, beta, ply, probcut_t_at(t, depth), control)
+            && let Some(cut) = self.probcut(pos, moves, depth, (alpha, beta), ply, probcut_t_at(t, depth), control)
         {
             return cut;
         }
@@ -241,8 +241,10 @@ impl Worker {
                 set &= set - 1;
                 let flips = flips(square as usize, player, opponent);
                 let (next_player, next_opponent) = (opponent ^ flips, player ^ flips ^ (1u64 << square));
+                // The child's moves: whether it must pass, and its mobility for the evaluation.
+                let replies = if frontier.is_some() { legal_moves(next_player, next_opponent) } else { 0 };
                 let score = if let Some(features) = &frontier
-                    && legal_moves(next_player, next_opponent) != 0
+                    && replies != 0
                 {
                     self.nodes += 1;
                     self.seldepth = self.seldepth.max(ply + 1);
@@ -251,7 +253,12 @@ impl Worker {
                     }
                     self.pv_len[ply + 1] = ply + 1;
                     let indices = features.play_to_evaluate(square, flips);
-                    -self.setup.eval.weights().evaluate_indices(&indices, next_player, next_opponent)
+                    -self.setup.eval.weights().evaluate_indices_with_moves(
+                        &indices,
+                        next_player,
+                        next_opponent,
+                        replies,
+                    )
                 } else {
                     let child = pos.play_with_flips(Square::from_index_unchecked(square), flips);
                     if self.patterns {
@@ -274,13 +281,13 @@ impl Worker {
         best
     }
 
-    /// The evaluation of `pos`, at `ply` of the path: from the features kept along the path when
-    /// it reads patterns.
+    /// The evaluation of `pos`, at `ply` of the path, whose side to move has the legal `moves`:
+    /// from the features kept along the path when it reads patterns.
     #[inline]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+    fn evaluate(&mut self, pos: &Position, ply: usize, moves: u64) -> i32 {
         if self.patterns {
             let features = self.features.at(ply, pos);
-            self.setup.eval.weights().evaluate_features(features, pos.player(), pos.opponent())
+            self.setup.eval.weights().evaluate_indices_with_moves(&features.player, pos.player(), pos.opponent(), moves)
         } else {
             self.setup.eval.evaluate(pos)
         }
@@ -315,16 +322,17 @@ impl Worker {
     }
 
     /// Multi-ProbCut: whether a shallow search predicts, with confidence factor `t`, that a search
-    /// of `depth` would fail high (then `Some(beta)`) or low (`Some(alpha)`). Only where the search
-    /// stays short of the end of the game, so that no exact score depends on it, and only with
-    /// the fits made for the weights in use.
+    /// of `depth` would fail high (then `Some(beta)`) or low (`Some(alpha)`) from the window
+    /// (alpha, beta). Only where the search stays short of the end of the game, so that no exact
+    /// score depends on it, and only with the fits made for the weights in use. `moves` are the
+    /// legal moves of `pos`.
     #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
         pos: &Position,
+        moves: u64,
         depth: i32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         ply: usize,
         t: f32,
         control: &mut dyn SearchControl,
@@ -340,7 +348,7 @@ impl Worker {
         // shallow search: a side whose bound it misses by more than PROBCUT_GATE margins is not
         // tried.
         let gate = PROBCUT_GATE * margin;
-        let eval = self.patterns.then(|| self.evaluate(pos, ply) as f32);
+        let eval = self.patterns.then(|| self.evaluate(pos, ply, moves) as f32);
         // deep ≈ slope · shallow + intercept: a deep score of at least beta + margin needs a
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
