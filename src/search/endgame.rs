@@ -244,7 +244,8 @@ impl Worker {
         if self.squares != 64 || alpha < STABILITY_THRESHOLD[n as usize] {
             return None;
         }
-        // A bound at most alpha needs (64 - alpha) / 2 stable discs of the opponent.
+        // A bound at most alpha needs at least (64 - alpha) / 2 stable discs of the opponent,
+        // rounded up.
         let enough = ((65 - alpha) / 2) as u32;
         if opponent.count_ones() < enough {
             return None;
