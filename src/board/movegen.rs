@@ -303,7 +303,7 @@ pub mod avx2 {
     /// disc, the ray's squares below it flip.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn flips_up(r: &[u64; 8], player: u64, opponent: u64) -> __m256i {
+    fn flips_up(r: &[u64; 8], player: u64, opponent: u64) -> __m256i {
         let zero = _mm256_setzero_si256();
         let p = _mm256_set1_epi64x(player as i64);
         let o = _mm256_set1_epi64x(opponent as i64);

@@ -21,7 +21,7 @@
 
 use super::WIPEOUT;
 use super::pattern::{
-    FEATURE_OFFSET, FEATURES, Features, LANES, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index,
+    FEATURE_OFFSET, FEATURES, LANES, STAGE_LEN, STAGES, constant_index, feature_indices, mobility_index,
     mobility_index_of, stage,
 };
 use crate::board::movegen::legal_moves;
@@ -490,15 +490,12 @@ impl Weights {
         sum.clamp(-WIPEOUT, WIPEOUT)
     }
 
-    /// [`Weights::evaluate`] from the position's [`Features`], kept up to date by the search, but
-    /// within ±[`SEARCH_BOUND`] rather than ±[`WIPEOUT`].
-    #[inline]
-    pub fn evaluate_features(&self, features: &Features, player: u64, opponent: u64) -> i32 {
-        self.evaluate_indices(&features.player, player, opponent)
-    }
-
     /// [`Weights::evaluate`] from the indices of [`Features::player`] (or
-    /// [`Features::play_to_evaluate`]).
+    /// [`Features::play_to_evaluate`]), kept up to date by the search, but within
+    /// ±[`SEARCH_BOUND`] rather than ±[`WIPEOUT`].
+    ///
+    /// [`Features::player`]: super::pattern::Features::player
+    /// [`Features::play_to_evaluate`]: super::pattern::Features::play_to_evaluate
     #[inline]
     pub fn evaluate_indices(&self, indices: &[u16; LANES], player: u64, opponent: u64) -> i32 {
         self.evaluate_indices_with_moves(indices, player, opponent, legal_moves(player, opponent))
@@ -522,7 +519,7 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::pattern::{FEATURE_PATTERN, OFFSETS, PATTERNS};
+    use crate::eval::pattern::{FEATURE_PATTERN, Features, OFFSETS, PATTERNS};
 
     fn sample_weights() -> Weights {
         let mut rng = crate::rng::Rng::new(3);
@@ -603,7 +600,7 @@ mod tests {
             + i32::from(table[constant_index(pos.empty_count())])
             + i32::from(table[mobility]);
         assert_eq!(w.evaluate(p, o), expected.clamp(-WIPEOUT, WIPEOUT));
-        assert_eq!(w.evaluate_features(&Features::new(p, o), p, o), expected.clamp(-SEARCH_BOUND, SEARCH_BOUND));
+        assert_eq!(w.evaluate_indices(&Features::new(p, o).player, p, o), expected.clamp(-SEARCH_BOUND, SEARCH_BOUND));
         assert_eq!(FEATURE_PATTERN.len(), 76);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
     }

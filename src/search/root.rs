@@ -438,7 +438,7 @@ mod tests {
         use crate::eval::weights::Weights;
         let weights = Weights::embedded();
         let beyond = |p: &Position| {
-            let e = weights.evaluate_features(&Features::new(p.player(), p.opponent()), p.player(), p.opponent());
+            let e = weights.evaluate_indices(&Features::new(p.player(), p.opponent()).player, p.player(), p.opponent());
             assert!(e.abs() <= crate::eval::weights::SEARCH_BOUND);
             e
         };
