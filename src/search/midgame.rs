@@ -293,6 +293,35 @@ impl Worker {
         }
     }
 
+    /// The value of `pos` at `ply` searched one disc ahead with the full window, for move
+    /// ordering: the best of its children's evaluations, each read from this node's features
+    /// as the frontier of [`Self::shallow`] reads them, and counted as a node. A position whose
+    /// side to move must pass, or that ends the game, goes through [`Self::pvs`]. `pos`'s
+    /// features must be those of slot `ply`.
+    pub(super) fn value_one_ahead(&mut self, pos: &Position, ply: usize, control: &mut dyn SearchControl) -> i32 {
+        let (player, opponent) = (pos.player(), pos.opponent());
+        let mut moves = legal_moves(player, opponent) & self.layout.playable;
+        if moves == 0 {
+            return self.pvs(pos, 1, -INFINITY, INFINITY, ply, control);
+        }
+        let features = *self.features.at(ply, pos);
+        let weights = self.setup.eval.weights();
+        let mut best = -INFINITY;
+        let children = u64::from(moves.count_ones());
+        while moves != 0 {
+            let square = moves.trailing_zeros();
+            moves &= moves - 1;
+            let flips = flips(square as usize, player, opponent);
+            let (next_player, next_opponent) = (opponent ^ flips, player ^ flips ^ (1u64 << square));
+            let replies = legal_moves(next_player, next_opponent);
+            let indices = features.play_to_evaluate(square, flips);
+            let score = -weights.evaluate_indices_with_moves(&indices, next_player, next_opponent, replies);
+            best = best.max(score);
+        }
+        self.nodes += children;
+        best
+    }
+
     /// Values the moves of `list` (every legal move of `pos` at `ply`) as
     /// [`super::ordering::value_moves`] does, less the pattern evaluation of the position each
     /// leads to (for the side that plays it) times `weight`; the table's move `hint` first. The
