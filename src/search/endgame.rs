@@ -445,7 +445,7 @@ impl Worker {
         }
     }
 
-    /// Values the moves of `list` (every legal move of `pos`, `n` empties, at `ply`) by the
+    /// Values the moves of `list` (every legal move of `pos` at `ply`) by the
     /// middle game's mobility ordering plus [`W_EVAL_SOLVE`] times a shallow search of the position
     /// each leads to: one disc deep (the opponent's best reply by the evaluation), from
     /// [`SEARCH2_ORDER_EMPTIES`] up two.
@@ -831,7 +831,7 @@ mod tests {
     /// The solver ordered by the evaluation and by searches (the pattern evaluation, from 14 and
     /// 18 empties up) finds the exact scores of the solver ordered by mobility alone (the
     /// disc-count evaluation, which the solver does not order by). (The FFO tests solve positions
-    /// of up to 24 empties, which the searches two discs deep order.)
+    /// of more than 22 empties, which the searches two discs deep order.)
     #[test]
     fn search_ordering_keeps_the_exact_scores() {
         let mut rng = Rng::new(15);

@@ -296,8 +296,9 @@ impl Worker {
     /// The value of `pos` at `ply` searched one disc ahead with the full window, for move
     /// ordering: the best of its children's evaluations, each read from this node's features
     /// as the frontier of [`Self::shallow`] reads them, and counted as a node. A position whose
-    /// side to move must pass, or that ends the game, goes through [`Self::pvs`]. `pos`'s
-    /// features must be those of slot `ply`.
+    /// side to move must pass, or that ends the game, goes through [`Self::pvs`]. The features
+    /// are slot `ply`'s, made afresh there if it holds another position (the caller plays them
+    /// into it from the parent's).
     pub(super) fn value_one_ahead(&mut self, pos: &Position, ply: usize, control: &mut dyn SearchControl) -> i32 {
         let (player, opponent) = (pos.player(), pos.opponent());
         let mut moves = legal_moves(player, opponent) & self.layout.playable;
