@@ -419,8 +419,7 @@ impl Worker {
     ) {
         let n = pos.empty_count();
         if self.patterns && n >= EVAL_ORDER_EMPTIES {
-            let table_move = list.as_slice().iter().any(|m| m.square == hint);
-            if n >= SEARCH_ORDER_EMPTIES && !table_move {
+            if n >= SEARCH_ORDER_EMPTIES && !list.as_slice().iter().any(|m| m.square == hint) {
                 self.value_by_search(pos, ply, list, control);
             } else {
                 self.value_by_evaluation(pos, ply, list, hint, W_EVAL_SOLVE);
