@@ -40,10 +40,17 @@ pub const fn endgame_gap(empties: u32) -> u32 {
 }
 
 /// The selectivity levels of the solves at the end of a search whose depth-limited iterations
-/// cut at `selectivity`: that level first, then two levels more confident at each step, the last
-/// solve exact (level 0).
+/// cut at `selectivity`: that level first, then each more confident one in turn, the last solve
+/// exact (level 0).
+///
+/// Every level rather than every other one (5, 3, 1, 0): a search on a clock that runs out during
+/// a step answers with the last step it finished, and the smaller steps finish more often (on a
+/// position of 30 empties, level 5 took 0.16 s, 4 0.68 s, and 3 then finished at 1.12 s where it
+/// had needed 1.73 s straight after 5). At 1.5 s a move, 300 positions of 26-30 empties from games
+/// against NTest, judged exactly: 13 moves differed, 8 better by 2-4 discs, 1 worse, +0.053 ±
+/// 0.023 discs a move. The exact solve costs the same: FFO #50-#54 in 133.0 s against 133.3 s.
 pub fn solve_ladder(selectivity: u8) -> impl Iterator<Item = u8> {
-    (0..=selectivity).rev().filter(move |level| (selectivity - level).is_multiple_of(2) || *level == 0)
+    (0..=selectivity).rev()
 }
 
 /// From this depth up, each depth-limited iteration before the solve is followed by a trial
@@ -574,12 +581,12 @@ mod tests {
     }
 
     #[test]
-    fn the_ladder_climbs_two_levels_at_a_time_to_exact() {
+    fn the_ladder_climbs_every_level_to_exact() {
         let ladder = |s: u8| solve_ladder(s).collect::<Vec<_>>();
         assert_eq!(ladder(0), [0]);
         assert_eq!(ladder(1), [1, 0]);
-        assert_eq!(ladder(4), [4, 2, 0]);
-        assert_eq!(ladder(5), [5, 3, 1, 0]);
+        assert_eq!(ladder(4), [4, 3, 2, 1, 0]);
+        assert_eq!(ladder(5), [5, 4, 3, 2, 1, 0]);
     }
 
     #[test]
