@@ -235,7 +235,11 @@ fn selective_solves_lead_to_the_exact_one() {
                 solves.push((info.exact, info.selectivity));
             }
         });
-        assert_eq!(solves, [(false, Some(4)), (false, Some(2)), (true, None)], "{pos}");
+        assert_eq!(
+            solves,
+            [(false, Some(4)), (false, Some(3)), (false, Some(2)), (false, Some(1)), (true, None)],
+            "{pos}"
+        );
         assert!(result.info.exact, "{pos}");
         let reference = solve(&mut searcher(1), *pos).info.score;
         assert_eq!(result.info.score, reference, "{pos}");

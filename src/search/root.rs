@@ -46,9 +46,9 @@ pub const fn endgame_gap(empties: u32) -> u32 {
 /// Every level rather than every other one (5, 3, 1, 0): a search on a clock that runs out during
 /// a step answers with the last step it finished, and the smaller steps finish more often (on a
 /// position of 30 empties, level 5 took 0.16 s, 4 0.68 s, and 3 then finished at 1.12 s where it
-/// had needed 1.73 s straight after 5). At 1.5 s a move, 300 positions of 26-30 empties from games
-/// against NTest, judged exactly: 13 moves differed, 8 better by 2-4 discs, 1 worse, +0.053 ±
-/// 0.023 discs a move. The exact solve costs the same: FFO #50-#54 in 133.0 s against 133.3 s.
+/// had needed 1.73 s straight after 5). At 1 and 1.5 s a move, on 750 positions of 26-31 empties
+/// from games against NTest, judged exactly: 31 moves differed, 18 better by 2-4 discs, 3 worse,
+/// +0.043 discs a move. The exact solve costs the same: FFO #50-#54 in 133.0 s against 133.3 s.
 pub fn solve_ladder(selectivity: u8) -> impl Iterator<Item = u8> {
     (0..=selectivity).rev()
 }
