@@ -28,6 +28,19 @@ use crate::board::movegen::legal_moves;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
+/// The zeros after the last stage's weights: any `u16` index read from any feature's offset in
+/// any stage stays inside the table, so that the evaluation's loop reads the table without a
+/// bounds check on each of its 76 reads.
+const FEATURE_SLACK: usize = 1 << 16;
+
+const _: () = {
+    let mut f = 0;
+    while f < FEATURES {
+        assert!((FEATURE_OFFSET[f] as usize) < STAGE_LEN, "a feature's table lies inside its stage");
+        f += 1;
+    }
+};
+
 /// The first bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"MAGPIEPW";
 
@@ -84,7 +97,8 @@ pub const PROBCUT_MAX_DEPTH: usize = 60;
 /// The weights of the pattern evaluation and the ProbCut fits made with them.
 #[derive(Clone)]
 pub struct Weights {
-    /// `STAGES × STAGE_LEN` weights in centi-discs.
+    /// `STAGES × STAGE_LEN` weights in centi-discs, then [`FEATURE_SLACK`] zeros (see
+    /// [`Weights::evaluate_indices_with_moves`]).
     values: Box<[i16]>,
     /// The ProbCut fits, as stored.
     probcut: Vec<ProbCutFit>,
@@ -287,6 +301,9 @@ impl Weights {
     }
 
     fn assemble(values: Box<[i16]>, probcut: Vec<ProbCutFit>, hash: u64) -> Result<Weights, ParseWeightsError> {
+        let mut padded = values.into_vec();
+        padded.resize(STAGES * STAGE_LEN + FEATURE_SLACK, 0);
+        let values = padded.into_boxed_slice();
         let mut probcut_table = Box::new([[None; PROBCUT_MAX_DEPTH + 1]; STAGES]);
         let mut solve_table = Box::new([None; 65]);
         for (i, fit) in probcut.iter().enumerate() {
@@ -432,7 +449,7 @@ impl Weights {
                 out.extend_from_slice(&v.to_bits().to_le_bytes());
             }
         }
-        let stream = encode_stream(&self.values);
+        let stream = encode_stream(self.values());
         out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
         out.extend_from_slice(&stream);
         let hash = fnv1a(&out);
@@ -442,7 +459,7 @@ impl Weights {
 
     /// The same weights with other ProbCut fits.
     pub fn with_probcut(&self, probcut: Vec<ProbCutFit>) -> Option<Weights> {
-        Weights::new(self.values.to_vec(), probcut)
+        Weights::new(self.values().to_vec(), probcut)
     }
 
     /// The hash of the weight file: two weight sets with the same hash are the same.
@@ -457,7 +474,7 @@ impl Weights {
 
     /// All weights, stage by stage.
     pub fn values(&self) -> &[i16] {
-        &self.values
+        &self.values[..STAGES * STAGE_LEN]
     }
 
     /// The ProbCut fits, as stored.
@@ -506,11 +523,16 @@ impl Weights {
     #[inline]
     pub fn evaluate_indices_with_moves(&self, indices: &[u16; LANES], player: u64, opponent: u64, moves: u64) -> i32 {
         let empties = 64 - (player | opponent).count_ones();
-        let table = self.stage(stage(empties));
+        let start = stage(empties) * STAGE_LEN;
+        let table = &self.values[start..start + STAGE_LEN + FEATURE_SLACK];
         let mobility = mobility_index_of(moves, legal_moves(opponent, player));
         let mut sum = i32::from(table[constant_index(empties)]) + i32::from(table[mobility]);
         for (&offset, &index) in FEATURE_OFFSET.iter().zip(&indices[..FEATURES]) {
-            sum += i32::from(table[(offset + u32::from(index)) as usize]);
+            // SAFETY: `offset` is below `STAGE_LEN` (checked at compile time above) and `index`
+            // below `FEATURE_SLACK` (a u16), so the read lies inside `table`, whose length was
+            // checked when it was sliced. Without the bounds checks a search runs about 7% faster
+            // (`bench --depth 24`, the same nodes).
+            sum += i32::from(unsafe { *table.get_unchecked(offset as usize + usize::from(index)) });
         }
         sum.clamp(-SEARCH_BOUND, SEARCH_BOUND)
     }
@@ -603,6 +625,25 @@ mod tests {
         assert_eq!(w.evaluate_indices(&Features::new(p, o).player, p, o), expected.clamp(-SEARCH_BOUND, SEARCH_BOUND));
         assert_eq!(FEATURE_PATTERN.len(), 76);
         assert_eq!(OFFSETS.len(), PATTERNS.len());
+    }
+
+    #[test]
+    fn the_search_evaluation_reads_the_same_weights_at_every_stage() {
+        // The search's evaluation reads the table without bounds checks: its sums must be those
+        // of the checked evaluation, and the slack after the table no weight of the file.
+        let w = sample_weights();
+        assert_eq!(w.values().len(), STAGES * STAGE_LEN);
+        assert!(w.values[STAGES * STAGE_LEN..].iter().all(|&v| v == 0));
+        let mut rng = crate::rng::Rng::new(5);
+        for empties in 1..=60 {
+            for _ in 0..20 {
+                let pos = crate::board::testing::random_position(&mut rng, crate::board::BoardSize::Eight, empties);
+                let (p, o) = (pos.player(), pos.opponent());
+                let from_scratch = w.evaluate(p, o);
+                let searched = w.evaluate_indices(&Features::new(p, o).player, p, o);
+                assert_eq!(searched.clamp(-WIPEOUT, WIPEOUT), from_scratch, "{pos:?}");
+            }
+        }
     }
 
     #[test]
