@@ -65,6 +65,13 @@ pub const DEEP_PROBCUT_T: f32 = 2.0;
 /// `bench --depth 12` searches 22% more nodes in 23% less time (median of 5 runs).
 pub const TABLE_DEPTH: i32 = 3;
 
+/// How many ProbCut shallow searches may enclose a node that tries ProbCut itself: a shallow
+/// search cuts by ProbCut too, the shallow searches inside it do not (Edax's limit). Without a
+/// limit the cuts of shallow searches inside shallow searches compound their errors; with none
+/// inside any shallow search (1, as Egaroucid), `bench --depth 24` searched 10.7 times the
+/// nodes, with 2 1.24 times (see docs/experiments.md).
+pub const PROBCUT_NESTING: u8 = 2;
+
 /// The t of Multi-ProbCut at a node of `depth` when the selectivity's is `t`.
 #[inline]
 fn probcut_t_at(t: f32, depth: i32) -> f32 {
@@ -128,6 +135,7 @@ impl Worker {
         }
         if !pv_node
             && depth >= PROBCUT_DEPTH
+            && self.probcut_level < PROBCUT_NESTING
             && let Some(t) = self.setup.probcut
             && let Some(cut) = self.probcut(pos, moves, depth, (alpha, beta), ply, probcut_t_at(t, depth), control)
         {
@@ -192,8 +200,16 @@ impl Worker {
                 }
             }
             if i == 0 && !pv_node && list.len() > 1 && depth >= SPLIT_DEPTH && self.can_split() {
-                (best, best_move) =
-                    self.split(pos, alpha, ply, SplitKind::Midgame(depth), list, 1, (best, best_move), control);
+                (best, best_move) = self.split(
+                    pos,
+                    alpha,
+                    ply,
+                    SplitKind::Midgame(depth, self.probcut_level),
+                    list,
+                    1,
+                    (best, best_move),
+                    control,
+                );
                 if self.halted() {
                     return 0;
                 }
@@ -383,7 +399,9 @@ impl Worker {
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
         if high < WIPEOUT && eval.is_none_or(|e| e >= beta as f32 - gate) {
+            self.probcut_level += 1;
             let v = self.pvs(pos, shallow, high - 1, high, ply, control);
+            self.probcut_level -= 1;
             if self.halted() {
                 return Some(0);
             }
@@ -393,7 +411,9 @@ impl Worker {
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
         if low > -WIPEOUT && eval.is_none_or(|e| e < alpha as f32 + gate) {
+            self.probcut_level += 1;
             let v = self.pvs(pos, shallow, low, low + 1, ply, control);
+            self.probcut_level -= 1;
             if self.halted() {
                 return Some(0);
             }

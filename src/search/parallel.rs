@@ -99,8 +99,11 @@ impl Worker {
                     self.solve_cut = outer_cut;
                     score
                 }
-                SplitKind::Midgame(depth) => {
-                    -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, control)
+                SplitKind::Midgame(depth, level) => {
+                    let outer_level = std::mem::replace(&mut self.probcut_level, level);
+                    let score = -self.pvs(&child, depth - 1, -sp.alpha - 1, -sp.alpha, sp.ply + 1, control);
+                    self.probcut_level = outer_level;
+                    score
                 }
             };
             if self.stopped.is_some() {

@@ -597,6 +597,27 @@ mod tests {
     }
 
     #[test]
+    fn probcut_nesting_is_undone_however_the_search_stops() {
+        // Stopped by node limits that fall inside ProbCut's shallow searches and outside them,
+        // and searched to the end, the main worker is left under no shallow search.
+        let mut pos = Position::initial();
+        for m in crate::formats::move_list::parse_moves("f5f6e6f4e3c5c4e7f7d3").unwrap() {
+            let Move::Play(sq) = m else { unreachable!("the line has no pass") };
+            pos = pos.play(sq);
+        }
+        let mut searcher = searcher();
+        for limit in [None, Some(2_000), Some(7_919), Some(31_337), Some(100_003)] {
+            let mut request = SearchRequest::new(pos, EvalKind::Pattern);
+            request.selectivity = crate::search::DEFAULT_SELECTIVITY;
+            request.max_depth = 14;
+            request.node_limit = limit;
+            let result = searcher.search(&request, &mut NoControl, &mut |_| {});
+            assert!(pos.is_legal(result.best));
+            assert_eq!(searcher.workers[0].probcut_level, 0, "node limit {limit:?}");
+        }
+    }
+
+    #[test]
     fn a_solve_on_a_clock_starts_only_in_the_first_half_of_the_soft_budget() {
         use std::time::Duration;
         let mut request = SearchRequest::new(Position::initial(), EvalKind::Pattern);

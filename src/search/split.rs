@@ -16,8 +16,9 @@ use std::time::Duration;
 pub enum SplitKind {
     /// The solver (scores in discs), at this selectivity level (0: exact).
     Endgame(u8),
-    /// The depth-limited search, the node having this depth.
-    Midgame(i32),
+    /// The depth-limited search, the node having this depth, under this many ProbCut shallow
+    /// searches (the owner's `probcut_level`, which the helpers take on).
+    Midgame(i32, u8),
 }
 
 /// What the threads at a split point share under its lock.

@@ -84,6 +84,9 @@ pub struct Worker {
     pub(super) aborted: bool,
     /// The innermost split point this worker works under.
     pub(super) split_chain: Option<Arc<SplitPoint>>,
+    /// How many ProbCut shallow searches enclose the node being searched (see
+    /// [`super::midgame::PROBCUT_NESTING`]).
+    pub(super) probcut_level: u8,
     /// The node count at which a trial solve gives up (main thread only).
     pub(super) budget: Option<u64>,
     /// The trial solve ran out of nodes: everything searched since it started is given up.
@@ -125,6 +128,7 @@ impl Worker {
             split_chain: None,
             budget: None,
             over_budget: false,
+            probcut_level: 0,
             next_check: POLL_INTERVAL,
             tt,
             shared: Arc::new(Shared::new(1)),
