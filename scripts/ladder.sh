@@ -21,8 +21,8 @@
 # NTest searches to its depth whatever the time, and near the end a move at depth 23 may take over a
 # minute: a move counts as hung only after 20 minutes (--timeout 1200).
 # The default rungs, about 1, 5, 15 and 60 s a game for each engine with two games at once on the
-# development machine (an AMD EPYC Zen 5 since 2026-11-29; both engines' time a game measured there,
-# the last rung's on the Zen 4 before it: see docs/matches.md, "The ladder against NTest"):
+# development machine (an AMD EPYC Zen 5 since 2026-11-29; both engines' time a game measured there:
+# see docs/matches.md, "The ladder against NTest"):
 #   0.72:15:200 3.9:19:200 15:22:100 50:24:20
 set -euo pipefail
 
