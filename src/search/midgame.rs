@@ -399,9 +399,7 @@ impl Worker {
         // shallow one of at least this.
         let high = ((beta as f32 + margin - fit.intercept) / fit.slope).ceil() as i32;
         if high < WIPEOUT && eval.is_none_or(|e| e >= beta as f32 - gate) {
-            self.probcut_level += 1;
-            let v = self.pvs(pos, shallow, high - 1, high, ply, control);
-            self.probcut_level -= 1;
+            let v = self.probcut_search(pos, shallow, high - 1, high, ply, control);
             if self.halted() {
                 return Some(0);
             }
@@ -411,9 +409,7 @@ impl Worker {
         }
         let low = ((alpha as f32 - margin - fit.intercept) / fit.slope).floor() as i32;
         if low > -WIPEOUT && eval.is_none_or(|e| e < alpha as f32 + gate) {
-            self.probcut_level += 1;
-            let v = self.pvs(pos, shallow, low, low + 1, ply, control);
-            self.probcut_level -= 1;
+            let v = self.probcut_search(pos, shallow, low, low + 1, ply, control);
             if self.halted() {
                 return Some(0);
             }
@@ -422,6 +418,24 @@ impl Worker {
             }
         }
         None
+    }
+
+    /// ProbCut's shallow search of `pos` to `depth` with the window (alpha, beta): one level of
+    /// nesting deeper (see [`PROBCUT_NESTING`]) while it runs, the level given back however it
+    /// ends.
+    fn probcut_search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        control: &mut dyn SearchControl,
+    ) -> i32 {
+        self.probcut_level += 1;
+        let v = self.pvs(pos, depth, alpha, beta, ply, control);
+        self.probcut_level -= 1;
+        v
     }
 
     /// The bounds in centi-discs that `entry` gives a search of `pos` to `depth`, if it is deep
