@@ -639,7 +639,10 @@ impl Worker {
         }
     }
 
-    #[inline]
+    /// The moves of three empty squares, then of two, and the last square's count are inlined
+    /// whatever the compiler's estimate of their size (FFO #40-#49 in 0.98 of the time; so
+    /// inlined, the four-empty turn and the move generation gain nothing).
+    #[inline(always)]
     fn solve3_turn(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 3]) -> Option<i32> {
         let [a, b, c] = squares;
         let mut best = NO_SCORE;
@@ -670,7 +673,7 @@ impl Worker {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn solve2_turn(&mut self, player: u64, opponent: u64, alpha: i32, a: usize, b: usize) -> Option<i32> {
         let mut best = NO_SCORE;
         let f = move_flips(a, player, opponent);
@@ -688,7 +691,7 @@ impl Worker {
     }
 
     /// The last empty square: only the flips are counted.
-    #[inline]
+    #[inline(always)]
     fn solve1(&mut self, player: u64, opponent: u64, x: usize) -> i32 {
         self.nodes += 1;
         let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
