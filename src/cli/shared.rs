@@ -203,8 +203,8 @@ impl SearchArgs {
 /// The options of the subcommands that solve positions exactly (`solve`, `review`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolverArgs {
-    /// Where the ladder of selective solves before each exact one starts, 0 (none) to 5; the
-    /// answers are exact at any level [default: 5].
+    /// Multi-ProbCut's selectivity, 0 (none) to 5: one selective solve at this level (3 at most)
+    /// before each exact one; the answers are exact at any level [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
     pub selectivity: Option<u8>,
     /// The weight file whose evaluation orders the solver's moves and whose fits drive the

@@ -76,6 +76,22 @@ pub struct SearchRequest {
     /// Root moves not to search (bits of their squares): the opening book asks for the best move
     /// it does not hold yet. Ignored where it would leave no legal move.
     pub excluded: u64,
+    /// Which selective solves come before the exact one (see [`root::solve_ladder`]).
+    pub solve_steps: SolveSteps,
+}
+
+/// The steps of the ladder of selective solves that ends a search with the exact solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SolveSteps {
+    /// Every level from the request's selectivity down: a search that may be stopped at any
+    /// moment (a clock, a client's `stop`) answers with the last step it finished, and small steps
+    /// finish often. The engine's searches.
+    #[default]
+    Every,
+    /// One selective solve at [`root::FAST_SOLVE_LEVEL`] (the request's selectivity, if lower),
+    /// then the exact one: the exact score soonest, for a search that is not expected to be
+    /// stopped (`magpie solve`).
+    Fast,
 }
 
 /// The most selective Multi-ProbCut level.
@@ -129,6 +145,7 @@ impl SearchRequest {
             wld: false,
             selectivity: 0,
             excluded: 0,
+            solve_steps: SolveSteps::Every,
         }
     }
 }

@@ -19,7 +19,9 @@
 use super::ordering::ordered_moves;
 use super::tt::NO_MOVE;
 use super::worker::{Worker, disc_window, to_centi_discs};
-use super::{Bound, Deadlines, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, unsearched};
+use super::{
+    Bound, Deadlines, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, SolveSteps, unsearched,
+};
 use crate::board::{Move, Position, Square, hash_discs};
 use crate::eval::WIPEOUT;
 use std::time::Instant;
@@ -49,9 +51,23 @@ pub const fn endgame_gap(empties: u32) -> u32 {
 /// had needed 1.73 s straight after 5). At 1 and 1.5 s a move, on 750 positions of 26-31 empties
 /// from games against NTest, judged exactly: 31 moves differed, 18 better by 2-4 discs, 3 worse,
 /// +0.043 discs a move. The exact solve costs the same: FFO #50-#54 in 133.0 s against 133.3 s.
-pub fn solve_ladder(selectivity: u8) -> impl Iterator<Item = u8> {
-    (0..=selectivity).rev()
+///
+/// With [`SolveSteps::Fast`], one selective solve at [`FAST_SOLVE_LEVEL`] (or `selectivity`, if
+/// lower), then the exact one.
+pub fn solve_ladder(selectivity: u8, steps: SolveSteps) -> Vec<u8> {
+    match steps {
+        SolveSteps::Every => (0..=selectivity).rev().collect(),
+        SolveSteps::Fast if selectivity == 0 => vec![0],
+        SolveSteps::Fast => vec![selectivity.min(FAST_SOLVE_LEVEL), 0],
+    }
 }
+
+/// The level of the one selective solve of a [`SolveSteps::Fast`] ladder. The steps of the
+/// ladder cost more than they save in the exact solve when only that is wanted: on one thread,
+/// FFO #40-#49 in 10.2 s (381M nodes) with levels 3 and 0, against 12.9 s (447M) with every level
+/// from 5, 10.4 s with 4 and 0, 10.2 s with 4, 2 and 0, 11.4 s with 2 and 0, 12.4 s exact at
+/// once; FFO #53-#54 in 70.5 s against 76.2 s (4, 2, 0: 72.5 s), #55 137.4 s against 141.5 s.
+pub const FAST_SOLVE_LEVEL: u8 = 3;
 
 /// From this depth up, each depth-limited iteration before the solve is followed by a trial
 /// solve with a budget of twice as many nodes as searched so far. Where the depth-limited search
@@ -125,7 +141,7 @@ impl Worker {
         // The selectivity levels of the solves still to come, the exact one last.
         let selective =
             self.patterns && self.setup.probcut.is_some() && self.setup.eval.weights().solve_fit(empties).is_some();
-        let mut ladder: Vec<u8> = if selective { solve_ladder(request.selectivity).collect() } else { vec![0] };
+        let mut ladder = if selective { solve_ladder(request.selectivity, request.solve_steps) } else { vec![0] };
 
         // Until an iteration finishes, the best guess is the first move of the ordering.
         let mut result = unsearched(decode(root_moves[0].square), 0, request.start.elapsed());
@@ -582,11 +598,16 @@ mod tests {
 
     #[test]
     fn the_ladder_climbs_every_level_to_exact() {
-        let ladder = |s: u8| solve_ladder(s).collect::<Vec<_>>();
+        let ladder = |s: u8| solve_ladder(s, SolveSteps::Every);
         assert_eq!(ladder(0), [0]);
         assert_eq!(ladder(1), [1, 0]);
         assert_eq!(ladder(4), [4, 3, 2, 1, 0]);
         assert_eq!(ladder(5), [5, 4, 3, 2, 1, 0]);
+        let fast = |s: u8| solve_ladder(s, SolveSteps::Fast);
+        assert_eq!(fast(0), [0]);
+        assert_eq!(fast(2), [2, 0]);
+        assert_eq!(fast(3), [3, 0]);
+        assert_eq!(fast(5), [FAST_SOLVE_LEVEL, 0]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::bestmove::wld_word;
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
 use crate::formats::ObfLine;
-use crate::search::{Deadlines, NoControl, SearchRequest, Searcher, TranspositionTable};
+use crate::search::{Deadlines, NoControl, SearchRequest, Searcher, SolveSteps, TranspositionTable};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -107,6 +107,7 @@ pub fn solve(
     let mut request = SearchRequest::new(searched, eval.clone());
     request.wld = wld;
     request.selectivity = selectivity;
+    request.solve_steps = SolveSteps::Fast;
     request.deadlines = Deadlines { soft: None, hard: time_limit.map(|limit| request.start + limit) };
     let result = searcher.search(&request, &mut NoControl, &mut |_| {});
     let best = if sign < 0 { Move::Pass } else { result.best };
