@@ -90,7 +90,7 @@ pub enum SolveSteps {
     Every,
     /// One selective solve at [`root::FAST_SOLVE_LEVEL`] (the request's selectivity, if lower),
     /// then the exact one: the exact score soonest, for a search that is not expected to be
-    /// stopped (`magpie solve`).
+    /// stopped (`magpie solve`, `magpie review`).
     Fast,
 }
 

@@ -218,6 +218,7 @@ impl MoveList {
         // The highest value, the first of equal ones: each move's value and place folded into one
         // key whose maximum the compiler finds without branches (a branch on each comparison
         // mispredicts often, the values being in no order).
+        const _: () = assert!(MAX_MOVES <= 256, "a move's place must fit the key's low byte");
         let key = |j: usize, m: &ScoredMove| (i64::from(m.value) << 8) | (255 - j as i64);
         let mut best_key = key(i, &self.moves[i]);
         for (j, m) in self.moves[..self.len].iter().enumerate().skip(i + 1) {
