@@ -32,8 +32,9 @@ pub struct SolveRequest {
     pub hash_mib: usize,
     /// Win/draw/loss only.
     pub wld: bool,
-    /// Multi-ProbCut's selectivity: the depth-limited iterations cut at this level, and the
-    /// selective solves that precede the exact one start there (0: straight to the exact solve).
+    /// Multi-ProbCut's selectivity: the depth-limited iterations cut at this level, and the one
+    /// selective solve before the exact one at this level or 3, the lower (0: straight to the
+    /// exact solve).
     pub selectivity: u8,
     /// Each position's time limit: a search still running then is stopped and the position
     /// reported as cut.
@@ -89,9 +90,9 @@ pub enum Check {
     Unknown,
 }
 
-/// Solves `position` with `searcher` (exactly, or WLD) and the evaluation `eval`, the search
-/// cutting at `selectivity` until its last solve, which is exact; stopped after `time_limit`, if
-/// given.
+/// Solves `position` with `searcher` (exactly, or WLD) and the evaluation `eval`: the
+/// depth-limited iterations cut at `selectivity`, then one selective solve
+/// ([`SolveSteps::Fast`]) and the exact one; stopped after `time_limit`, if given.
 pub fn solve(
     searcher: &mut Searcher,
     eval: &Evaluator,
