@@ -23,7 +23,7 @@
 # The default rungs, about 1, 5, 15 and 60 s a game for each engine with two games at once on the
 # development machine (an AMD EPYC Zen 5 since 2026-11-29; both engines' time a game measured there:
 # see docs/matches.md, "The ladder against NTest"):
-#   0.72:15:200 4.5:19:200 15:22:100 50:24:20
+#   0.72:15:200 4.5:19:200 17:22:100 50:24:20
 set -euo pipefail
 
 usage() {
@@ -32,7 +32,7 @@ usage() {
 
 out_dir=ladder
 concurrency=2
-rungs="0.72:15:200 4.5:19:200 15:22:100 50:24:20"
+rungs="0.72:15:200 4.5:19:200 17:22:100 50:24:20"
 magpie=
 extra=()
 while getopts ":o:j:r:m:e:h" opt; do
