@@ -231,10 +231,12 @@ fn bad_or_empty_input_files_exit_2_naming_the_file() {
     for data in [&empty, &broken, &missing] {
         refused(&["train", data, "--out", &out, "--no-progress"], &[data]);
         refused(&["probcut", data, "--out", &out, "--no-progress"], &[data]);
+        refused(&["relabel", data, "--depth", "4", "--out", &out, "--no-progress"], &[data]);
     }
     refused(&["train", &empty, "--out", &no_folder], &["--out", "no-such-folder"]);
     refused(&["probcut", &empty, "--out", &no_folder], &["--out", "no-such-folder"]);
     refused(&["datagen", "--games", "1", "--out", &no_folder], &["--out", "no-such-folder"]);
+    refused(&["relabel", &empty, "--depth", "4", "--out", &no_folder], &["--out", "no-such-folder"]);
     refused(&["wthor-samples", "--wthor", &missing, "--out", &out], &["--wthor", &missing]);
     refused(&["train", &broken, "--out", &out, "--prior", &broken], &["--prior", &broken]);
     assert!(dir.entries().iter().all(|name| name != "w.bin"), "nothing written: {:?}", dir.entries());
@@ -375,6 +377,7 @@ fn each_subcommand_shows_only_its_options() {
                 "--no-progress",
             ],
         ),
+        ("relabel", &["--out", "--depth", "--selectivity", "--weights", "--threads", "--no-progress"]),
         (
             "datagen",
             &[

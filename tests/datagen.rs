@@ -1,6 +1,7 @@
 //! `magpie datagen` end to end, run as the real binary: the file parses as samples, the bytes are
 //! the same for one thread or two, two shards concatenated hold the same records as one run, the
-//! solved records agree with the solver, and bad arguments and paths give one-line errors.
+//! solved records agree with the solver, and bad arguments and paths give one-line errors; and
+//! `magpie relabel` on its files.
 //! Tiny settings keep it to a second or so in release mode.
 
 mod common;
@@ -123,4 +124,49 @@ fn an_empty_shard_writes_an_empty_file() {
     let out = dir.join("empty.bin");
     assert!(generate(&out, &["--shard", "7/8"]).is_empty());
     assert_eq!(dir.entries(), vec!["empty.bin".to_string()]);
+}
+
+/// `magpie relabel` scores a datagen file's searched records again and keeps the exact ones; at
+/// the depth that made them it writes the same bytes, for any number of threads.
+#[test]
+fn relabel_scores_the_records_again() {
+    let dir = TempDir::new("relabel");
+    let original = generate(&dir.join("sp.bin"), &[]);
+    let relabel = |depth: &str, threads: &str, out: &str| -> Vec<u8> {
+        let run = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(["relabel", "--depth", depth, "--threads", threads, "--no-progress", "--out"])
+            .arg(dir.join(out))
+            .arg(dir.join("sp.bin"))
+            .output()
+            .expect("magpie runs");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success(), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+        assert!(stdout.starts_with("relabel: ") && stdout.lines().count() == 1, "{stdout}");
+        std::fs::read(dir.join(out)).expect("the relabelled file")
+    };
+    assert_eq!(relabel("2", "2", "same.bin"), original, "datagen's own depth gives its own labels");
+    let deeper = relabel("3", "1", "d3.bin");
+    assert_eq!(relabel("3", "2", "d3-two.bin"), deeper, "the bytes depend on the number of threads");
+    let (before, after) = (parse_samples(&original).unwrap(), parse_samples(&deeper).unwrap());
+    assert_eq!(before.len(), after.len());
+    let mut changed = 0;
+    for (old, new) in before.iter().zip(&after) {
+        assert_eq!((old.player, old.opponent, old.source), (new.player, new.opponent, new.source));
+        if old.depth == EXACT_DEPTH {
+            assert_eq!(old, new);
+        } else {
+            assert_eq!(new.depth, 3);
+            changed += usize::from(old.score != new.score);
+        }
+    }
+    assert!(changed > 0, "a depth-3 search scores some positions otherwise than a depth-2 one");
+    let err = refused(
+        &Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(["relabel", "--depth", "0", "--out"])
+            .arg(dir.join("bad.bin"))
+            .arg(dir.join("sp.bin"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--depth") && err.contains("'0'"), "{err}");
 }

@@ -21,6 +21,7 @@ mod matches;
 mod openings;
 mod perft;
 mod probcut;
+mod relabel;
 mod review;
 mod shared;
 mod solve;
@@ -42,6 +43,7 @@ use crate::tools::matches::{MatchConfig, MatchError};
 use crate::tools::openings::OpeningsRequest;
 use crate::tools::perft::PerftRequest;
 use crate::tools::probcut::ProbCutRequest;
+use crate::tools::relabel::RelabelRequest;
 use crate::tools::review::ReviewRequest;
 use crate::tools::solve::SolveRequest;
 use crate::tools::train::TrainRequest;
@@ -85,6 +87,7 @@ enum Command {
     Train(train::TrainArgs),
     Probcut(probcut::ProbCutArgs),
     Datagen(datagen::DatagenArgs),
+    Relabel(relabel::RelabelArgs),
     Book(book::BookArgs),
 }
 
@@ -128,6 +131,8 @@ pub enum Request {
     ProbCut(Box<ProbCutRequest>),
     /// Write training samples from self-play.
     Datagen(Box<DatagenRequest>),
+    /// Score training samples again.
+    Relabel(Box<RelabelRequest>),
     /// One `magpie book` verb.
     Book(Box<tools::book::BookRequest>),
     /// Solve a test suite.
@@ -165,6 +170,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Train(_) => "train",
         Command::Probcut(_) => "probcut",
         Command::Datagen(_) => "datagen",
+        Command::Relabel(_) => "relabel",
         Command::Book(_) => "book",
     }
 }
@@ -225,6 +231,7 @@ where
         Command::Train(args) => args.request(&engine),
         Command::Probcut(args) => args.request(&engine),
         Command::Datagen(args) => args.request(&engine),
+        Command::Relabel(args) => args.request(&engine),
         Command::Book(args) => args.request(&engine),
     }
 }
@@ -346,6 +353,9 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         }
         Request::Datagen(request) => {
             tools::datagen::run(&request, &mut stdout)?;
+        }
+        Request::Relabel(request) => {
+            tools::relabel::run(&request, &mut stdout)?;
         }
         Request::Book(request) => tools::book::run(*request, &mut stdout)?,
     }

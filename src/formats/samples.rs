@@ -149,6 +149,13 @@ pub fn parse_samples(bytes: &[u8]) -> Result<Vec<Sample>, ParseSamplesError> {
         .collect()
 }
 
+/// Reads a whole samples file; an unreadable or broken one is an error naming the file.
+pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<Sample>> {
+    use std::io::{Error, ErrorKind};
+    let bytes = std::fs::read(path).map_err(|e| Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    parse_samples(&bytes).map_err(|e| Error::new(ErrorKind::InvalidData, format!("{}: {e}", path.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

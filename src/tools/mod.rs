@@ -10,6 +10,7 @@ pub mod matches;
 pub mod openings;
 pub mod perft;
 pub mod probcut;
+pub mod relabel;
 pub mod review;
 pub mod solve;
 pub mod train;

@@ -24,7 +24,7 @@ use crate::eval::pattern::{
     feature_indices, mobility_index, stage,
 };
 use crate::eval::weights::Weights;
-use crate::formats::samples::{Sample, parse_samples};
+use crate::formats::samples::Sample;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -314,9 +314,7 @@ pub fn held_out_errors(
 pub fn read_samples(paths: &[PathBuf], holdout_percent: u32) -> io::Result<(Vec<Sample>, Vec<Sample>)> {
     let (mut fitted, mut held_out) = (Vec::new(), Vec::new());
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        let samples = parse_samples(&bytes)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", path.display())))?;
+        let samples = crate::formats::samples::read_file(path)?;
         let keep = samples.len() - samples.len() * holdout_percent.min(100) as usize / 100;
         fitted.extend_from_slice(&samples[..keep]);
         held_out.extend_from_slice(&samples[keep..]);

@@ -89,7 +89,7 @@ fn game_samples(game: &WthorGame, request: &WthorSamplesRequest, searcher: &mut 
 /// at `selectivity`: exact from a depth that reaches the end of the game.
 /// The solves pass 0: at 14 empties or fewer the ladder of selective solves before the exact one
 /// (which the selectivity would start) doubles the time for the same scores.
-fn score(searcher: &mut Searcher, pos: &Position, depth: u32, selectivity: u8, eval: &Evaluator) -> i16 {
+pub(crate) fn score(searcher: &mut Searcher, pos: &Position, depth: u32, selectivity: u8, eval: &Evaluator) -> i16 {
     let mut search = SearchRequest::new(*pos, eval.clone());
     search.max_depth = depth;
     search.selectivity = selectivity;
