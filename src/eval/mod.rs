@@ -135,7 +135,7 @@ impl Evaluator {
 
     /// Whether the pattern weights score `pos`.
     #[inline]
-    fn uses_patterns(&self, pos: &Position) -> bool {
+    pub fn uses_patterns(&self, pos: &Position) -> bool {
         self.kind == EvalKind::Pattern && pos.size() == BoardSize::Eight
     }
 
@@ -181,21 +181,21 @@ impl Evaluator {
                 kind => kind.parts(pos),
             };
         }
-        let table = self.weights.stage(pattern::stage(pos.empty_count()));
+        let empties = pos.empty_count();
+        let weight = |index: usize| self.weights.weight_at(empties, index);
         let indices = pattern::feature_indices(pos.player(), pos.opponent());
         let mut parts: Vec<EvalPart> =
             pattern::PATTERNS.iter().map(|p| EvalPart { name: p.name, raw: 0, score: 0 }).collect();
         for (i, &index) in indices.iter().enumerate() {
             let part = &mut parts[pattern::FEATURE_PATTERN[i]];
-            part.score += i32::from(table[index as usize]);
+            part.score += weight(index as usize);
             part.raw += i32::from(index as usize != pattern::OFFSETS[pattern::FEATURE_PATTERN[i]]);
         }
-        let constant = table[pattern::constant_index(pos.empty_count())];
-        parts.push(EvalPart { name: "constant", raw: 1, score: i32::from(constant) });
+        parts.push(EvalPart { name: "constant", raw: 1, score: weight(pattern::constant_index(empties)) });
         let mobility = pattern::mobility_index(pos.player(), pos.opponent());
         let raw = (mobility - pattern::MOBILITY) as i32;
         let raw = raw / (pattern::MOBILITY_MAX as i32 + 1) - raw % (pattern::MOBILITY_MAX as i32 + 1);
-        parts.push(EvalPart { name: "mobility", raw, score: i32::from(table[mobility]) });
+        parts.push(EvalPart { name: "mobility", raw, score: weight(mobility) });
         parts
     }
 }

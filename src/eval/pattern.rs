@@ -29,6 +29,16 @@ pub const fn stage(empties: u32) -> usize {
     if s < STAGES { s } else { STAGES - 1 }
 }
 
+/// Where a position with `empties` empty squares lies between the stages' centres, for weights
+/// read by [`StageModel::Interpolated`](super::weights::StageModel::Interpolated): stage s is
+/// centred at 4s + 1.5 empties, and the position is read as stage `s` and stage `s + 1` in the
+/// shares `1 − f` and `f`. Below the first centre and above the last, `f` stays 0 or 1.
+pub fn knots(empties: u32) -> (usize, f64) {
+    let x = (f64::from(empties) - 1.5) / 4.0;
+    let s = (x.floor().max(0.0) as usize).min(STAGES - 2);
+    (s, (x - s as f64).clamp(0.0, 1.0))
+}
+
 /// One pattern: its name and the squares of its canonical placement, in the order of its digits
 /// (the least significant first).
 #[derive(Clone, Copy, Debug)]

@@ -72,6 +72,20 @@ pub const TABLE_DEPTH: i32 = 3;
 /// nodes, with 2 1.24 times (see docs/experiments.md).
 pub const PROBCUT_NESTING: u8 = 2;
 
+/// The pattern evaluation's values at the leaves of the depth-limited search are rounded to
+/// multiples of this many centi-discs (whole discs), as Edax and Egaroucid search in whole discs:
+/// more of the leaves tie, so a null window fails on the same side more often and a table bound
+/// answers more windows. `bench --depth 12 --selectivity 0` searches 20% fewer nodes, `bench
+/// --depth 24` 3% fewer; the evaluation's error (3.4 discs on held-out positions) dwarfs the
+/// rounding's (half a disc at most). The evaluation itself (`eval`, the ordering, ProbCut's gate) keeps its centi-discs.
+pub const LEAF_GRAIN: i32 = 100;
+
+/// `value` rounded to the nearest multiple of [`LEAF_GRAIN`] (halves up).
+#[inline]
+pub(crate) fn to_grain(value: i32) -> i32 {
+    (value + LEAF_GRAIN / 2).div_euclid(LEAF_GRAIN) * LEAF_GRAIN
+}
+
 /// The t of Multi-ProbCut at a node of `depth` when the selectivity's is `t`.
 #[inline]
 fn probcut_t_at(t: f32, depth: i32) -> f32 {
@@ -112,7 +126,8 @@ impl Worker {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return self.evaluate(pos, ply, moves);
+            let value = self.evaluate(pos, ply, moves);
+            return if self.patterns { to_grain(value) } else { value };
         }
         let pv_node = beta > alpha + 1;
         if depth < TABLE_DEPTH && !pv_node {
@@ -269,12 +284,12 @@ impl Worker {
                     }
                     self.pv_len[ply + 1] = ply + 1;
                     let indices = features.play_to_evaluate(square, flips);
-                    -self.setup.eval.weights().evaluate_indices_with_moves(
+                    -to_grain(self.setup.eval.weights().evaluate_indices_with_moves(
                         &indices,
                         next_player,
                         next_opponent,
                         replies,
-                    )
+                    ))
                 } else {
                     let child = pos.play_with_flips(Square::from_index_unchecked(square), flips);
                     if self.patterns {

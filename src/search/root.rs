@@ -412,7 +412,8 @@ mod tests {
     }
 
     /// The value of `pos` searched `depth` discs ahead by plain negamax over `evaluator` (a pass
-    /// costs no depth; a finished game scores its discs, a draw 0).
+    /// costs no depth; a finished game scores its discs, a draw 0; the patterns' values rounded
+    /// to the leaves' grain).
     fn negamax(pos: &Position, depth: u32, evaluator: &crate::eval::Evaluator) -> i32 {
         if pos.legal_moves().is_empty() {
             if pos.opponent_moves().is_empty() {
@@ -421,7 +422,8 @@ mod tests {
             return -negamax(&pos.pass(), depth, evaluator);
         }
         if depth == 0 {
-            return evaluator.evaluate(pos);
+            let value = evaluator.evaluate(pos);
+            return if evaluator.uses_patterns(pos) { crate::search::midgame::to_grain(value) } else { value };
         }
         pos.legal_moves().iter().map(|sq| -negamax(&pos.play(sq), depth - 1, evaluator)).max().unwrap()
     }

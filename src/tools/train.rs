@@ -8,9 +8,17 @@
 //! passes to reach what conjugate gradients reach in tens. Every pass over the samples is split
 //! over the threads.
 //!
+//! The model is [`StageModel::Interpolated`]: a stage's weights are its values at its centre
+//! (4s + 1.5 empties), and a sample between two centres is predicted by the blend of the two
+//! nearest stages in proportion to its distance from each, so each sample's row reaches into both.
+//! Against 15 steps on the same data (7.4M positions of round 14's depth-10 labels) its held-out
+//! error was 3.39 discs rather than 3.44, and at depth 8 it scored +21 Elo.
+//!
 //! With `--prior FILE` the fit is of the change from those weights: the scores less their
 //! prediction are fitted, the penalties apply to the change, and the change is added back, so a
-//! round keeps what the data of earlier rounds taught where its own data says little.
+//! round keeps what the data of earlier rounds taught where its own data says little. The prior's
+//! stages are taken as the model's values at the centres whatever its file's model (a file of 15
+//! steps, such as round 14's, is a starting point as good as any).
 //!
 //! The last `--holdout` percent of each file's records are kept out of the fit: files are written
 //! game after game, so these are whole games that the fit never sees. The error on them is
@@ -21,9 +29,9 @@ use crate::board::{BoardSize, Color, Position};
 use crate::eval::heuristic;
 use crate::eval::pattern::{
     BIAS, FEATURE_PATTERN, FEATURES, OFFSETS, PATTERNS, STAGE_LEN, STAGES, canonical_indices, constant_index,
-    feature_indices, mobility_index, stage,
+    feature_indices, knots, mobility_index, stage,
 };
-use crate::eval::weights::Weights;
+use crate::eval::weights::{StageModel, Weights};
 use crate::formats::samples::Sample;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -90,12 +98,30 @@ struct Rows {
     params: Vec<[u32; ROW]>,
     /// Each sample's score in centi-discs.
     scores: Vec<f64>,
+    /// Each sample's share of the next stage (see [`knots`]); its parameters
+    /// there are its parameters in its stage plus `STAGE_LEN`.
+    frac: Vec<f64>,
+}
+
+impl Rows {
+    /// The prediction of parameters `v` for sample `i`.
+    #[inline]
+    fn predict(&self, i: usize, v: &[f64]) -> f64 {
+        let row = &self.params[i];
+        let f = self.frac[i];
+        let a: f64 = row.iter().map(|&j| v[j as usize]).sum();
+        if f == 0.0 {
+            return a;
+        }
+        let b: f64 = row.iter().map(|&j| v[j as usize + STAGE_LEN]).sum();
+        (1.0 - f) * a + f * b
+    }
 }
 
 /// The index into the parameter vector of each feature of `sample` (canonical configurations),
 /// then the stage's constant and the mobility table's entry.
 fn sample_params(sample: &Sample, canonical: &[Vec<u32>]) -> [u32; ROW] {
-    let base = stage(sample.empties()) * STAGE_LEN;
+    let base = knots(sample.empties()).0 * STAGE_LEN;
     let mut out = [0u32; ROW];
     for (i, &index) in feature_indices(sample.player, sample.opponent).iter().enumerate() {
         let p = FEATURE_PATTERN[i];
@@ -116,7 +142,11 @@ fn build_rows(samples: &[Sample], canonical: &[Vec<u32>], threads: usize) -> Row
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    Rows { params, scores: samples.iter().map(|s| f64::from(s.score)).collect() }
+    Rows {
+        params,
+        scores: samples.iter().map(|s| f64::from(s.score)).collect(),
+        frac: samples.iter().map(|s| knots(s.empties()).1).collect(),
+    }
 }
 
 /// `Xᵀ (X v)`, split over threads: each thread sums its samples' contributions into its own
@@ -124,16 +154,24 @@ fn build_rows(samples: &[Sample], canonical: &[Vec<u32>], threads: usize) -> Row
 fn normal_product(rows: &Rows, v: &[f64], threads: usize) -> Vec<f64> {
     let chunk = rows.params.len().div_ceil(threads.max(1)).max(1);
     let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = rows
-            .params
-            .chunks(chunk)
-            .map(|part| {
+        let handles: Vec<_> = (0..rows.params.len())
+            .step_by(chunk)
+            .map(|start| {
                 scope.spawn(move || {
                     let mut out = vec![0.0; v.len()];
-                    for row in part {
-                        let xv: f64 = row.iter().map(|&j| v[j as usize]).sum();
-                        for &j in row {
-                            out[j as usize] += xv;
+                    for i in start..(start + chunk).min(rows.params.len()) {
+                        let xv = rows.predict(i, v);
+                        let f = rows.frac[i];
+                        let row = &rows.params[i];
+                        if f == 0.0 {
+                            for &j in row {
+                                out[j as usize] += xv;
+                            }
+                        } else {
+                            for &j in row {
+                                out[j as usize] += (1.0 - f) * xv;
+                                out[j as usize + STAGE_LEN] += f * xv;
+                            }
                         }
                     }
                     out
@@ -189,10 +227,14 @@ fn fit(
     let n = STAGES * STAGE_LEN;
     let mut counts = vec![0.0f64; n];
     let mut b = vec![0.0f64; n];
-    for (row, &y) in rows.params.iter().zip(&rows.scores) {
+    for ((row, &y), &f) in rows.params.iter().zip(&rows.scores).zip(&rows.frac) {
         for &j in row {
-            counts[j as usize] += 1.0;
-            b[j as usize] += y;
+            counts[j as usize] += (1.0 - f) * (1.0 - f);
+            b[j as usize] += (1.0 - f) * y;
+            if f != 0.0 {
+                counts[j as usize + STAGE_LEN] += f * f;
+                b[j as usize + STAGE_LEN] += f * y;
+            }
         }
     }
     // The diagonal of the operator: occurrences, the ridge and each stage's neighbours.
@@ -259,22 +301,15 @@ fn expand(params: &[f64], canonical: &[Vec<u32>]) -> Vec<i16> {
 /// Takes from each score the prediction of `prior` (weights as stored, which give every
 /// configuration of a class its class's weight, so that they read as parameters).
 fn subtract_prior(rows: &mut Rows, prior: &[f64]) {
-    for (row, score) in rows.params.iter().zip(rows.scores.iter_mut()) {
-        *score -= row.iter().map(|&j| prior[j as usize]).sum::<f64>();
+    for i in 0..rows.params.len() {
+        let p = rows.predict(i, prior);
+        rows.scores[i] -= p;
     }
 }
 
 /// Root mean square of the residuals of `params` on `rows`, in discs.
 fn mean_abs_error(rows: &Rows, params: &[f64]) -> f64 {
-    let sum: f64 = rows
-        .params
-        .iter()
-        .zip(&rows.scores)
-        .map(|(row, &y)| {
-            let prediction: f64 = row.iter().map(|&j| params[j as usize]).sum();
-            (prediction - y).abs()
-        })
-        .sum();
+    let sum: f64 = (0..rows.params.len()).map(|i| (rows.predict(i, params) - rows.scores[i]).abs()).sum();
     sum / rows.params.len().max(1) as f64 / 100.0
 }
 
@@ -372,7 +407,7 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
             *p += w;
         }
     }
-    let weights = Weights::new(expand(&params, &canonical), Vec::new())
+    let weights = Weights::with_model(expand(&params, &canonical), Vec::new(), StageModel::Interpolated)
         .ok_or_else(|| io::Error::other("the fitted tables have the wrong shape"))?;
     std::fs::write(&request.out, weights.to_bytes())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", request.out.display())))?;
@@ -444,8 +479,15 @@ mod tests {
         assert_eq!(weights.evaluate(s.player, s.opponent), weights.evaluate(mirrored.0, mirrored.1));
 
         // Smoothing lends a stage with no sample its neighbours' weights; without it they stay 0.
-        let stage_of = |s: &Sample| stage(s.empties());
-        let fitted_stages: Vec<usize> = samples.iter().map(stage_of).collect();
+        // A sample reads the stage below its number of empties and, between two centres, the
+        // next one.
+        let fitted_stages: Vec<usize> = samples
+            .iter()
+            .flat_map(|s| {
+                let (below, share) = knots(s.empties());
+                [Some(below), (share > 0.0).then_some(below + 1)].into_iter().flatten()
+            })
+            .collect();
         let empty_stage = (1..STAGES).find(|s| !fitted_stages.contains(s) && fitted_stages.contains(&(s - 1)));
         let empty_stage = empty_stage.expect("a stage without samples next to one with");
         let stage_norm = |params: &[f64], s: usize| -> f64 {
@@ -465,18 +507,19 @@ mod tests {
         let mut rng = crate::rng::Rng::new(9);
         let random: Vec<f64> = (0..STAGES * STAGE_LEN).map(|_| (rng.next_u64() % 21) as f64 - 10.0).collect();
         let prior_values = expand(&random, &canonical);
-        let prior = Weights::new(prior_values.clone(), Vec::new()).unwrap();
         let samples: Vec<Sample> = (0..2000)
             .map(|_| {
                 let occupied = rng.next_u64() | rng.next_u64();
                 let player = occupied & rng.next_u64();
-                let opponent = occupied & !player;
-                let score = prior.evaluate(player, opponent) as i16;
-                Sample { player, opponent, score, depth: 0, source: Source::SelfPlay }
+                Sample { player, opponent: occupied & !player, score: 0, depth: 0, source: Source::SelfPlay }
             })
             .collect();
         let mut rows = build_rows(&samples, &canonical, 2);
-        let prior_params: Vec<f64> = prior.values().iter().map(|&v| f64::from(v)).collect();
+        let prior_params: Vec<f64> = prior_values.iter().map(|&v| f64::from(v)).collect();
+        // Each sample scored by the prior, read between the stages as the fit reads them.
+        for i in 0..rows.scores.len() {
+            rows.scores[i] = rows.predict(i, &prior_params);
+        }
         assert!(mean_abs_error(&rows, &vec![0.0; prior_params.len()]) > 0.1);
         subtract_prior(&mut rows, &prior_params);
         assert_eq!(mean_abs_error(&rows, &vec![0.0; prior_params.len()]), 0.0);
