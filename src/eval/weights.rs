@@ -353,7 +353,7 @@ fn decode_stream(stream: &[u8], len: usize) -> Result<Box<[i16]>, ParseWeightsEr
     Ok(values.into_boxed_slice())
 }
 
-/// The weight file of `values` (the stages, without the slack), `probcut` and `model`.
+/// The weight file of `values` (stage by stage), `probcut` and `model`.
 fn file_bytes(values: &[i16], probcut: &[ProbCutFit], model: StageModel) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -576,11 +576,6 @@ impl Weights {
     /// The hash of the weight file: two weight sets with the same hash are the same.
     pub fn hash(&self) -> u64 {
         self.hash
-    }
-
-    /// The weights of one stage (`STAGE_LEN` values).
-    pub fn stage(&self, stage: usize) -> &[i16] {
-        &self.values[stage * STAGE_LEN..(stage + 1) * STAGE_LEN]
     }
 
     /// All weights, stage by stage.
