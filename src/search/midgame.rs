@@ -77,7 +77,8 @@ pub const PROBCUT_NESTING: u8 = 2;
 /// more of the leaves tie, so a null window fails on the same side more often and a table bound
 /// answers more windows. `bench --depth 12 --selectivity 0` searches 20% fewer nodes, `bench
 /// --depth 24` 3% fewer; the evaluation's error (3.4 discs on held-out positions) dwarfs the
-/// rounding's (half a disc at most). The evaluation itself (`eval`, the ordering, ProbCut's gate) keeps its centi-discs.
+/// rounding's (half a disc at most). The evaluation itself (`eval`, the ordering, ProbCut's gate)
+/// keeps its centi-discs.
 pub const LEAF_GRAIN: i32 = 100;
 
 /// `value` rounded to the nearest multiple of [`LEAF_GRAIN`] (halves up).
