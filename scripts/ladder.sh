@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The strength ladder: Magpie against NTest at several time controls, each rung against the NTest
 # depth that takes about as long a game, on a fixed set of openings (each played with both
-# colours), then a table per rung: the score, the Elo with its 95% interval, and both engines' time
-# a game with their ratio (equal time: within 15%). Each rung's games go to a GGF file and its
-# report to a JSON file in OUT_DIR; a rung already played is resumed, not replayed.
+# colours), then a table per rung: the score, the Elo with its 95% interval, both engines' time
+# a game, their ratio and whether it is equal time (the ratio within 0.85 to 1.15). Each rung's
+# games go to a GGF file and its report to a JSON file in OUT_DIR; a rung already played is
+# resumed, not replayed.
 #
 # Usage: scripts/ladder.sh [-o OUT_DIR] [-j CONCURRENCY] [-r RUNGS] [-m MAGPIE] [-e ARG]... NTEST_DIR OPENINGS
 #
@@ -99,11 +100,17 @@ for rung in $rungs; do
     -v a="$(field time_per_game "$mine")" -v b="$(field time_per_game "$theirs")" '
     function num(x, f) { return (x == "null" || x == "") ? "-" : sprintf(f, x) }
     BEGIN {
-      ratio = (a != "null" && b != "null" && b > 0) ? sprintf("%.2f", a / b) : "-";
-      printf "%-6s %5s %5d %4d-%d-%-4d %6.1f%% %7s  [%s, %s] %8s %8s %6s\n", tc, d, g, w, dr, l, 100 * s,
-        num(e, "%+.0f"), num(lo, "%+.0f"), num(hi, "%+.0f"), num(a, "%.2f"), num(b, "%.2f"), ratio
+      ratio = "-"; equal = "-";
+      if (a != "null" && b != "null" && a > 0 && b > 0) {
+        ratio = sprintf("%.2f", a / b);
+        # Equal time: the ratio within 15% of 1.
+        equal = (a / b >= 0.85 && a / b <= 1.15) ? "yes" : "no";
+      }
+      printf "%-6s %5s %5d %4d-%d-%-4d %6.1f%% %7s  [%s, %s] %8s %8s %6s  %s\n", tc, d, g, w, dr, l, 100 * s,
+        num(e, "%+.0f"), num(lo, "%+.0f"), num(hi, "%+.0f"), num(a, "%.2f"), num(b, "%.2f"), ratio, equal
     }')")
 done
-printf '%-6s %5s %5s %-12s %7s %7s  %-12s %8s %8s %6s\n' "tc" "depth" "games" "W-D-L" "score" "Elo" "[95%]" "magpie" "ntest" "ratio"
+printf '%-6s %5s %5s %-12s %7s %7s  %-12s %8s %8s %6s  %s\n' "tc" "depth" "games" "W-D-L" "score" "Elo" "[95%]" "magpie" "ntest" "ratio" "equal"
 printf '%s\n' "${summary[@]}"
-echo "(time: seconds a game of each engine over the rung's games; ratio: Magpie's over NTest's)"
+echo "(time: seconds a game of each engine over the rung's games; ratio: Magpie's over NTest's;"
+echo " equal: the ratio within 0.85 to 1.15; if not, set the rung's clock or depth again with -r)"
