@@ -333,7 +333,21 @@ fn each_subcommand_shows_only_its_options() {
             ],
         ),
         ("fit-eval", &["--wthor"]),
-        ("openings", &["--wthor", "--out", "--plies", "--min-games", "--count", "--skip", "--seed"]),
+        (
+            "openings",
+            &[
+                "--wthor",
+                "--out",
+                "--plies",
+                "--min-games",
+                "--count",
+                "--skip",
+                "--seed",
+                "--balanced",
+                "--balance-depth",
+                "--threads",
+            ],
+        ),
         (
             "wthor-samples",
             &[
@@ -533,6 +547,27 @@ fn openings_from_tournament_games() {
     ]);
     assert!(stdout(&played).starts_with("x vs y: 2 games"), "{}", stderr(&played));
     refused(&["openings", "--wthor", &wthor, "--plies", "6", "--skip", "1000", "--out", &first], &["no opening"]);
+
+    // --balanced: every line written is within the discs of a draw by the same search
+    // (`bestmove` at the balance depth), the lines keep the shuffle's order, and a bound no
+    // position exceeds writes what the plain command writes.
+    let balanced = dir.join("c.txt").display().to_string();
+    let args =
+        ["openings", "--wthor", &wthor, "--plies", "6", "--count", "5", "--balanced", "2", "--balance-depth", "4"];
+    let run = magpie(&[&args[..], &["--threads", "2", "--out", &balanced]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains("examined, 5 within 2 discs at depth 4"), "{}", stdout(&run));
+    let kept = read(&balanced);
+    assert_eq!(kept.len(), 5);
+    for line in &kept {
+        let best = magpie(&["bestmove", "--moves", line, "--depth", "4", "--no-book"]);
+        let score: f64 = stdout(&best).split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(score.abs() <= 2.0, "{line}: {}", stdout(&best));
+    }
+    let everything = [&args[..3], &["--plies", "6", "--count", "10", "--balanced", "64", "--out", &balanced]].concat();
+    assert!(magpie(&everything).status.success());
+    assert_eq!(read(&balanced), a);
+    refused(&[&args[..3], &["--balanced", "65", "--out", &balanced]].concat(), &["65"]);
 }
 
 /// `solve --time-limit`: a position not solved in time is stopped and reported as cut, with the

@@ -1,9 +1,9 @@
 //! `magpie openings`' options.
 
-use super::shared::output_file;
+use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::tools::fit_eval;
-use crate::tools::openings::OpeningsRequest;
+use crate::tools::openings::{Balance, OpeningsRequest};
 use std::path::PathBuf;
 
 /// Write opening lines for `magpie match --openings`, taken from WTHOR tournament games.
@@ -31,11 +31,31 @@ pub struct OpeningsArgs {
     /// Seed of the shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Only balanced openings: those whose value, searched to --balance-depth by the pattern
+    /// evaluation, is within this many discs of a draw (the others are passed over, and --count
+    /// counts the openings written).
+    #[arg(long, value_name = "DISCS", value_parser = clap::value_parser!(u32).range(0..=64))]
+    balanced: Option<u32>,
+    /// The depth of the searches that value the openings for --balanced.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=40))]
+    balance_depth: u32,
+    /// Threads for --balanced's searches (the file written is the same for any number) [default: 1].
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    threads: Option<u64>,
 }
 
 impl OpeningsArgs {
-    pub(super) fn request(self, _engine: &EngineArgs) -> Result<Request, CliError> {
+    pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
         let out = output_file("--out", self.out)?;
+        let balance = match self.balanced {
+            Some(discs) => Some(Balance {
+                discs,
+                depth: self.balance_depth,
+                weights: engine.weights(None, "--weights")?,
+                threads: engine.threads(self.threads, 1),
+            }),
+            None => None,
+        };
         let games = fit_eval::read_wthor(&self.wthor).map_err(|e| CliError(format!("--wthor {e}")))?;
         Ok(Request::Openings(Box::new(OpeningsRequest {
             games,
@@ -44,6 +64,7 @@ impl OpeningsArgs {
             count: self.count as usize,
             skip: self.skip as usize,
             seed: self.seed,
+            balance,
             out,
         })))
     }
