@@ -1,14 +1,16 @@
 //! The scripts of `scripts/` that drive the training pipeline, run as a user runs them: the small
 //! training run on a WTHOR file the test writes itself, and sharded steps through GNU parallel and
 //! through the Slurm array script, merged and compared with one unsharded run; and the match
-//! tools' `movequal.py` (Python 3), with Magpie as the variants and as the judge.
+//! tools' `movequal.py` (Python 3), with Magpie as the variants and as the judge, and `pairs.py`
+//! on runs of games built here.
 
 mod common;
 
 use common::TempDir;
-use magpie::board::{Position, Square};
+use magpie::board::{Color, Move, Position, Square};
 use magpie::eval::weights::Weights;
 use magpie::formats::wthor::{WthorGame, WthorHeader, parse_wtb, write_wtb};
+use magpie::formats::{GameEnd, GgfGame, GgfResult};
 use magpie::rng::Rng;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -221,4 +223,121 @@ fn movequal_judges_saved_moves_again_to_the_same_values() {
     // A run with neither games nor saved moves is refused with exit status 2.
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A random game from `opening` played to the end with `rng`'s moves, Magpie on `colour`.
+fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f64) {
+    let mut game = GgfGame::new(Position::initial());
+    game.set_player(magpie, "magpie");
+    game.set_player(magpie.opposite(), "ntest");
+    for &mv in opening {
+        game.push_move(mv, None, None).expect("a legal opening move");
+    }
+    while !game.position().is_game_over() {
+        let pos = game.position();
+        let moves: Vec<Move> =
+            if pos.must_pass() { vec![Move::Pass] } else { pos.legal_moves().iter().map(Move::Play).collect() };
+        game.push_move(moves[rng.below(moves.len())], Some(0.0), Some(0.01)).expect("a legal move");
+    }
+    let (black, white) = game.position().disc_counts();
+    let black_net = black as f64 - white as f64;
+    game.set_result(GgfResult::Score { black_net, end: GameEnd::Normal });
+    (game, if magpie == Color::Black { black_net } else { -black_net })
+}
+
+/// `pairs.py` pairs two runs' games by opening and colour: on runs built here with known results
+/// (some games the same in both, the others played on differently) it finds every pair and the
+/// identical ones, and prints each run's score and the paired difference the test works out from
+/// the results; a game of other players is left out; no common game, or an unreadable result,
+/// exits with status 2. Skipped, with a message, where Python 3 is not installed.
+#[test]
+fn pairs_compares_two_runs_opening_by_opening() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let dir = TempDir::new("pairs");
+    let mut rng = Rng::new(41);
+    let points = |discs: f64| {
+        if discs > 0.0 {
+            1.0
+        } else if discs == 0.0 {
+            0.5
+        } else {
+            0.0
+        }
+    };
+    let (mut run_a, mut run_b) = (String::new(), String::new());
+    let (mut score_a, mut score_b, mut same) = (0.0, 0.0, 0);
+    let mut diffs = Vec::new();
+    let openings = 5;
+    for o in 0..openings {
+        // A 10-ply opening (no pass in the first moves of these random lines).
+        let mut pos = Position::initial();
+        let mut opening = Vec::new();
+        for _ in 0..10 {
+            let legal: Vec<Square> = pos.legal_moves().iter().collect();
+            let square = legal[rng.below(legal.len())];
+            opening.push(Move::Play(square));
+            pos = pos.play(square);
+        }
+        let mut diff = 0.0;
+        for colour in [Color::Black, Color::White] {
+            let (game_a, discs_a) = finished_game(&opening, &mut rng, colour);
+            // The first opening's games are the same in both runs; the others go on differently.
+            let (game_b, discs_b) =
+                if o == 0 { (game_a.clone(), discs_a) } else { finished_game(&opening, &mut rng, colour) };
+            same += usize::from(game_a.to_string() == game_b.to_string());
+            run_a.push_str(&format!("{game_a}\n"));
+            run_b.push_str(&format!("{game_b}\n"));
+            score_a += points(discs_a);
+            score_b += points(discs_b);
+            diff += (points(discs_b) - points(discs_a)) / 2.0;
+        }
+        diffs.push(diff);
+    }
+    // Another pairing's game in run A only: left out.
+    let (mut other, _) = finished_game(&[], &mut rng, Color::Black);
+    other.set_player(Color::Black, "edax");
+    run_a.push_str(&format!("{other}\n"));
+    std::fs::write(dir.join("a.ggf"), &run_a).unwrap();
+    std::fs::write(dir.join("b.ggf"), &run_b).unwrap();
+    let run = |a: &str, b: &str| {
+        Command::new("python3")
+            .arg(script("pairs.py"))
+            .args(["--a", a, "--b", b, "--player", "magpie"])
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .current_dir(dir.path())
+            .output()
+            .expect("the script runs")
+    };
+    let out = run("a.ggf", "b.ggf");
+    check("pairs.py", &out);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(same >= 2, "the first opening's two games are the same in both runs");
+    let head = format!("magpie: run A 10 games, run B 10; 10 paired (5 openings), {same} the same move for move");
+    assert!(report.starts_with(&head), "{report}");
+    let number_after = |prefix: &str| -> f64 {
+        let line = report.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}\n{report}"));
+        let rest = &line[prefix.len()..];
+        rest.split(|c: char| c == '%' || c == ' ' || c == ',').next().unwrap().parse().unwrap()
+    };
+    assert!((number_after("run A: score ") - 100.0 * score_a / 10.0).abs() < 0.051, "{report}");
+    assert!((number_after("run B: score ") - 100.0 * score_b / 10.0).abs() < 0.051, "{report}");
+    let mean = diffs.iter().sum::<f64>() / openings as f64;
+    assert!((number_after("B - A, paired by opening: ") - 100.0 * mean).abs() < 0.051, "{report}");
+    // Run A against the other pairing's game alone: nothing in common.
+    std::fs::write(dir.join("other.ggf"), format!("{other}\n")).unwrap();
+    let out = run("other.ggf", "b.ggf");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: no game of magpie"));
+    // A result that is not a disc difference is named.
+    let broken = run_b.lines().next().unwrap().to_string();
+    let start = broken.find("RE[").unwrap();
+    let end = start + broken[start..].find(']').unwrap();
+    let broken = format!("{}RE[?{}\n", &broken[..start], &broken[end..]);
+    std::fs::write(dir.join("unknown.ggf"), broken).unwrap();
+    let out = run("a.ggf", "unknown.ggf");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown.ggf: game 1: result RE[?]"));
 }
