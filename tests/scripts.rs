@@ -320,7 +320,7 @@ fn pairs_compares_two_runs_opening_by_opening() {
     let number_after = |prefix: &str| -> f64 {
         let line = report.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}\n{report}"));
         let rest = &line[prefix.len()..];
-        rest.split(|c: char| c == '%' || c == ' ' || c == ',').next().unwrap().parse().unwrap()
+        rest.split(['%', ' ', ',']).next().unwrap().parse().unwrap()
     };
     assert!((number_after("run A: score ") - 100.0 * score_a / 10.0).abs() < 0.051, "{report}");
     assert!((number_after("run B: score ") - 100.0 * score_b / 10.0).abs() < 0.051, "{report}");
