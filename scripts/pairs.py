@@ -49,7 +49,8 @@ def games(path):
 
 
 def load(paths, player, plies):
-    """The run's games as {(opening, colour): [(moves, disc difference for the player)]}."""
+    """The run's games as {(opening, colour): [(moves, disc difference for the player, empties at
+    the start)]}."""
     run = defaultdict(list)
     for path in paths:
         for number, text in enumerate(games(path), 1):
@@ -63,7 +64,8 @@ def load(paths, player, plies):
             except ValueError:
                 fail(f"{path}: game {number}: result RE[{result}] is not a disc difference")
             moves = [m.upper() for m in MOVE.findall(text)]
-            run[(tuple(moves[:plies]), colour)].append((moves, black if colour == "B" else -black))
+            empties = tags.get("BO", "").count("-") or 60
+            run[(tuple(moves[:plies]), colour)].append((moves, black if colour == "B" else -black, empties))
     return run
 
 
@@ -100,16 +102,15 @@ def main():
     openings = defaultdict(list)
     same = 0
     parted = defaultdict(int)
-    for opening, (moves_a, _), (moves_b, _) in pairs:
+    for opening, (moves_a, discs_a, empties), (moves_b, discs_b, _) in pairs:
+        openings[opening].append((discs_a, discs_b))
         first = next((i for i, (p, q) in enumerate(zip(moves_a, moves_b)) if p != q), None)
         if first is None and len(moves_a) == len(moves_b):
             same += 1
         else:
             first = min(len(moves_a), len(moves_b)) if first is None else first
             played = sum(1 for m in moves_a[:first] if m != "PA")
-            parted[(60 - played) // 4 * 4] += 1
-    for opening, (_, discs_a), (_, discs_b) in pairs:
-        openings[opening].append((discs_a, discs_b))
+            parted[(empties - played) // 4 * 4] += 1
     print(f"{args.player}: run A {count_a} games, run B {count_b}; {len(pairs)} paired "
           f"({len(openings)} openings), {same} the same move for move")
     if parted:

@@ -184,14 +184,22 @@ fn the_slurm_array_script_shards_and_merges() {
     assert_eq!(sorted_records(&dir.join("merged.bin")), unsharded(&dir, &args));
 }
 
+/// Whether Python 3 is missing, said on stderr: the scripts' tests are skipped then.
+fn python3_missing() -> bool {
+    let missing = Command::new("python3").arg("--version").output().is_err();
+    if missing {
+        eprintln!("skipped: python3 is not installed");
+    }
+    missing
+}
+
 /// `movequal.py` judges two settings' moves, saves them, and judges the saved moves again with the
 /// same judge (`--moves-from`) to the same values: the judge at a fixed depth, the variants at fixed
 /// levels, the judge seeing each position's moves in a fixed order. Skipped, with a message, where
 /// Python 3 is not installed.
 #[test]
 fn movequal_judges_saved_moves_again_to_the_same_values() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: python3 is not installed");
+    if python3_missing() {
         return;
     }
     let dir = TempDir::new("movequal");
@@ -252,8 +260,7 @@ fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f6
 /// exits with status 2. Skipped, with a message, where Python 3 is not installed.
 #[test]
 fn pairs_compares_two_runs_opening_by_opening() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: python3 is not installed");
+    if python3_missing() {
         return;
     }
     let dir = TempDir::new("pairs");
