@@ -66,4 +66,16 @@ pub(crate) mod testing {
         }
         pos.legal_moves().iter().map(|sq| -minimax(&pos.play(sq))).max().unwrap_or(0)
     }
+
+    /// Whether some legal continuation of the game from `pos` flips one of `discs` (a mask of
+    /// squares, whichever side holds them): the slow reference the stable-disc tests check against.
+    pub(crate) fn some_line_flips(pos: &Position, discs: u64) -> bool {
+        if pos.is_game_over() {
+            return false;
+        }
+        if pos.must_pass() {
+            return some_line_flips(&pos.pass(), discs);
+        }
+        pos.legal_moves().iter().any(|sq| pos.flips(sq).0 & discs != 0 || some_line_flips(&pos.play(sq), discs))
+    }
 }

@@ -216,7 +216,7 @@ pub fn init() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::random_position;
+    use crate::board::testing::{random_position, some_line_flips};
     use crate::board::{BoardSize, Position};
     use crate::eval::features::Geometry;
     use crate::rng::Rng;
@@ -280,17 +280,6 @@ mod tests {
         assert_eq!(table[0b011 << 8 | 0b100], 0b011);
         // Theirs at a1, mine at b1 and c1: d1 by theirs flips them.
         assert_eq!(table[0b110 << 8 | 0b001], 0);
-    }
-
-    /// Whether some continuation from `pos` flips one of `discs`.
-    fn some_line_flips(pos: &Position, discs: u64) -> bool {
-        if pos.is_game_over() {
-            return false;
-        }
-        if pos.must_pass() {
-            return some_line_flips(&pos.pass(), discs);
-        }
-        pos.legal_moves().iter().any(|sq| pos.flips(sq).0 & discs != 0 || some_line_flips(&pos.play(sq), discs))
     }
 
     #[test]

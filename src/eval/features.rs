@@ -138,6 +138,7 @@ pub fn frontier(discs: u64, empties: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing::some_line_flips;
     use crate::board::{BoardSize, Position};
 
     /// Stability by brute force: a disc is stable if no sequence of moves... too slow in general, so
@@ -219,18 +220,6 @@ mod tests {
         // b1 white between an empty a1 and a black c1 can be flipped by Black at a1.
         let white = 1u64 << 1;
         assert_eq!(g.stable_discs(white, !1 & !white), 0);
-    }
-
-    /// Whether any legal continuation of the game from `pos` flips one of `discs` (given as absolute
-    /// black/white masks through the colour they belong to).
-    fn some_line_flips(pos: &Position, discs: u64) -> bool {
-        if pos.is_game_over() {
-            return false;
-        }
-        if pos.must_pass() {
-            return some_line_flips(&pos.pass(), discs);
-        }
-        pos.legal_moves().iter().any(|sq| pos.flips(sq).0 & discs != 0 || some_line_flips(&pos.play(sq), discs))
     }
 
     #[test]
