@@ -1,8 +1,8 @@
 //! The scripts of `scripts/` that drive the training pipeline, run as a user runs them: the small
 //! training run on a WTHOR file the test writes itself, and sharded steps through GNU parallel and
 //! through the Slurm array script, merged and compared with one unsharded run; and the match
-//! tools' `movequal.py` (Python 3), with Magpie as the variants and as the judge, and `pairs.py`
-//! on runs of games built here.
+//! tools' `movequal.py` (Python 3), with Magpie as the variants and as the judge, `pairs.py`
+//! on runs of games built here and `tally.py` on one run in two files.
 
 mod common;
 
@@ -235,6 +235,19 @@ fn movequal_judges_saved_moves_again_to_the_same_values() {
 
 /// A random game from `opening` played to the end with `rng`'s moves, Magpie on `colour`.
 fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f64) {
+    let (game, discs, _) = finished_game_timed(opening, rng, magpie, (0.01, 0.01));
+    (game, discs)
+}
+
+/// As [`finished_game`], each of Magpie's moves after the opening taking `seconds.0` and each of
+/// its opponent's `seconds.1`; also the time the game took each side, Magpie first.
+fn finished_game_timed(
+    opening: &[Move],
+    rng: &mut Rng,
+    magpie: Color,
+    seconds: (f64, f64),
+) -> (GgfGame, f64, (f64, f64)) {
+    let mut spent = (0.0, 0.0);
     let mut game = GgfGame::new(Position::initial());
     game.set_player(magpie, "magpie");
     game.set_player(magpie.opposite(), "ntest");
@@ -245,12 +258,19 @@ fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f6
         let pos = game.position();
         let moves: Vec<Move> =
             if pos.must_pass() { vec![Move::Pass] } else { pos.legal_moves().iter().map(Move::Play).collect() };
-        game.push_move(moves[rng.below(moves.len())], Some(0.0), Some(0.01)).expect("a legal move");
+        let time = if pos.side_to_move() == magpie {
+            spent.0 += seconds.0;
+            seconds.0
+        } else {
+            spent.1 += seconds.1;
+            seconds.1
+        };
+        game.push_move(moves[rng.below(moves.len())], Some(0.0), Some(time)).expect("a legal move");
     }
     let (black, white) = game.position().disc_counts();
     let black_net = black as f64 - white as f64;
     game.set_result(GgfResult::Score { black_net, end: GameEnd::Normal });
-    (game, if magpie == Color::Black { black_net } else { -black_net })
+    (game, if magpie == Color::Black { black_net } else { -black_net }, spent)
 }
 
 /// `pairs.py` pairs two runs' games by opening and colour: on runs built here with known results
@@ -345,6 +365,101 @@ fn pairs_compares_two_runs_opening_by_opening() {
     let broken = format!("{}RE[?{}\n", &broken[..start], &broken[end..]);
     std::fs::write(dir.join("unknown.ggf"), broken).unwrap();
     let out = run("a.ggf", "unknown.ggf");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown.ggf: game 1: result RE[?]"));
+}
+
+/// `tally.py` tallies GGF files as one run as `magpie match` does: on games built here with known
+/// results and move times, split over two files, it prints the wins, draws and losses, the score,
+/// the Elo interval from the pairs' scores (worked out here), and each side's time a game with
+/// their ratio; an opening played with one colour only counts in the score, not in the pairs; no
+/// game of the player, or an unreadable result, exits with status 2. Skipped, with a message,
+/// where Python 3 is not installed.
+#[test]
+fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
+    if python3_missing() {
+        return;
+    }
+    let dir = TempDir::new("tally");
+    let mut rng = Rng::new(43);
+    let points = |discs: f64| {
+        if discs > 0.0 {
+            1.0
+        } else if discs == 0.0 {
+            0.5
+        } else {
+            0.0
+        }
+    };
+    let (mut parts, mut results, mut pair_scores) = ([String::new(), String::new()], Vec::new(), Vec::new());
+    let (mut mine, mut theirs) = (0.0, 0.0);
+    for o in 0..7 {
+        let mut pos = Position::initial();
+        let mut opening = Vec::new();
+        for _ in 0..10 {
+            let legal: Vec<Square> = pos.legal_moves().iter().collect();
+            let square = legal[rng.below(legal.len())];
+            opening.push(Move::Play(square));
+            pos = pos.play(square);
+        }
+        // The last opening is played with Black only: a game without its pair.
+        let colours: &[Color] = if o == 6 { &[Color::Black] } else { &[Color::Black, Color::White] };
+        let mut pair = 0.0;
+        for &colour in colours {
+            let (game, discs, spent) = finished_game_timed(&opening, &mut rng, colour, (0.5, 0.25));
+            mine += spent.0;
+            theirs += spent.1;
+            // The first three openings' games go to one file, the others to the other.
+            parts[usize::from(o >= 3)].push_str(&format!("{game}\n"));
+            results.push(discs);
+            pair += points(discs) / 2.0;
+        }
+        if colours.len() == 2 {
+            pair_scores.push(pair);
+        }
+    }
+    std::fs::write(dir.join("one.ggf"), &parts[0]).unwrap();
+    std::fs::write(dir.join("two.ggf"), &parts[1]).unwrap();
+    let run = |files: &[&str], player: &str| {
+        Command::new("python3")
+            .arg(script("tally.py"))
+            .args(files)
+            .args(["--player", player])
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .current_dir(dir.path())
+            .output()
+            .expect("the script runs")
+    };
+    let out = run(&["one.ggf", "two.ggf"], "magpie");
+    check("tally.py", &out);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.starts_with("magpie: 13 games in 2 file(s) against ntest; 6 pairs"), "{report}");
+    let wins = results.iter().filter(|&&d| d > 0.0).count();
+    let draws = results.iter().filter(|&&d| d == 0.0).count();
+    let score = results.iter().map(|&d| points(d)).sum::<f64>() / 13.0;
+    let line = format!("W-D-L {wins}-{draws}-{}, score {:.1}%", 13 - wins - draws, 100.0 * score);
+    assert!(report.contains(&line), "{line}\n{report}");
+    let elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
+    let mean = pair_scores.iter().sum::<f64>() / 6.0;
+    let var = pair_scores.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / 6.0;
+    let sigma = (var / 6.0).sqrt();
+    if var > 0.0 && mean - 1.96 * sigma > 0.0 && mean + 1.96 * sigma < 1.0 {
+        let line =
+            format!("Elo {:+.0} [{:+.0}, {:+.0}]", elo(mean), elo(mean - 1.96 * sigma), elo(mean + 1.96 * sigma));
+        assert!(report.contains(&line), "{line}\n{report}");
+    }
+    let line =
+        format!("seconds a game: magpie {:.2}, ntest {:.2}; ratio {:.2}", mine / 13.0, theirs / 13.0, mine / theirs);
+    assert!(report.contains(&line), "{line}\n{report}");
+    // Another player's games only: nothing to tally.
+    let out = run(&["one.ggf"], "edax");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    // A result that is not a disc difference is named.
+    let first = parts[0].lines().next().unwrap().to_string();
+    let start = first.find("RE[").unwrap();
+    let end = start + first[start..].find(']').unwrap();
+    std::fs::write(dir.join("unknown.ggf"), format!("{}RE[?{}\n", &first[..start], &first[end..])).unwrap();
+    let out = run(&["unknown.ggf"], "magpie");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown.ggf: game 1: result RE[?]"));
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""One player's run from GGF files, tallied as `magpie match` tallies a match: wins, draws and
+losses, the score and mean disc difference, the Elo with its 95% interval from the game pairs, and
+each side's time a game with their ratio.
+
+A ladder rung is often played in parts: on several openings files, or at a second clock after the
+first turned out not to be equal time. Each part's report covers its own games; this tallies any
+set of GGF files as one run, from what the files say. A pair is an opening (the first --plies
+moves, passes counted: 10 for the ladder's files) played once with each colour; the Elo and its
+interval come from the pairs' scores (0, 1/4, 1/2, 3/4 or 1), their mean and variance, as `magpie
+match` computes them, and games of an opening not played with both colours count in the score but
+not in the interval. The time is the sum of the times written with the moves (B[F5/0.00/1.25]).
+Games where PLAYER did not play are left out.
+
+Usage: scripts/tally.py GGF... --player magpie [--plies 10]
+Needs only python3. Exits 2 on a missing or unreadable file, a game without a readable result, or
+no game of PLAYER.
+"""
+
+import argparse
+import math
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+MOVE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
+TAG = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
+
+
+def fail(message):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def games(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        fail(f"{path}: cannot read it: {e.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file")
+    for part in text.split("(;")[1:]:
+        yield "(;" + part.strip()
+
+
+def seconds(field):
+    """The time of a move tag's value (move/eval/time), 0 when it has none."""
+    parts = field.split("/")
+    try:
+        return float(parts[2]) if len(parts) > 2 and parts[2] else 0.0
+    except ValueError:
+        return 0.0
+
+
+def points(discs):
+    return 1.0 if discs > 0 else 0.5 if discs == 0 else 0.0
+
+
+def elo(score):
+    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.copysign(math.inf, score - 0.5)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("ggf", nargs="+", metavar="GGF", help="the run's games")
+    parser.add_argument("--player", required=True, help="the PB/PW name whose side the scores take")
+    parser.add_argument("--plies", type=int, default=10, help="the moves that make an opening")
+    args = parser.parse_args()
+    if args.plies < 0:
+        fail(f"--plies {args.plies}: must be 0 or more")
+    by_opening = defaultdict(lambda: {"B": [], "W": []})
+    discs, mine, theirs, opponents = [], 0.0, 0.0, set()
+    for path in args.ggf:
+        for number, text in enumerate(games(path), 1):
+            tags = dict(TAG.findall(text))
+            if args.player not in (tags.get("PB"), tags.get("PW")):
+                continue
+            colour = "B" if tags.get("PB") == args.player else "W"
+            opponents.add(tags.get("PW" if colour == "B" else "PB", "?"))
+            result = tags.get("RE", "")
+            try:
+                black = float(result.split(":")[0])
+            except ValueError:
+                fail(f"{path}: game {number}: result RE[{result}] is not a disc difference")
+            own = black if colour == "B" else -black
+            discs.append(own)
+            moves = MOVE.findall(text)
+            opening = tuple(field.split("/")[0].upper() for _, field in moves[: args.plies])
+            by_opening[opening][colour].append(points(own))
+            for side, field in moves:
+                if side == colour:
+                    mine += seconds(field)
+                else:
+                    theirs += seconds(field)
+    if not discs:
+        fail(f"no game of {args.player} in {', '.join(args.ggf)}")
+    n = len(discs)
+    wins = sum(d > 0 for d in discs)
+    draws = sum(d == 0 for d in discs)
+    score = statistics.fmean(points(d) for d in discs)
+    pairs = [(b + w) / 2 for sides in by_opening.values() for b, w in zip(sides["B"], sides["W"])]
+    other = opponents.pop() if len(opponents) == 1 else "opponents"
+    print(f"{args.player}: {n} games in {len(args.ggf)} file(s) against {other}; "
+          f"{len(pairs)} pairs (an opening played with both colours)")
+    print(f"W-D-L {wins}-{draws}-{n - wins - draws}, score {100 * score:.1f}%, "
+          f"mean disc difference {statistics.fmean(discs):+.2f}")
+    if pairs:
+        mean = statistics.fmean(pairs)
+        sigma = math.sqrt(statistics.pvariance(pairs, mean) / len(pairs))
+        low, high = elo(mean - 1.96 * sigma), elo(mean + 1.96 * sigma)
+        bounds = f"[{low:+.0f}, {high:+.0f}]" if sigma > 0 and math.isfinite(low) and math.isfinite(high) else "[-, -]"
+        print(f"Elo {elo(mean):+.0f} {bounds} (95%, from the pairs' scores, as magpie match reports it)")
+    ratio = f"; ratio {mine / theirs:.2f}" if theirs > 0 else ""
+    print(f"seconds a game: {args.player} {mine / n:.2f}, {other} {theirs / n:.2f}{ratio} "
+          f"(equal time: the ratio within 0.85 to 1.15)")
+
+
+if __name__ == "__main__":
+    main()
