@@ -19,30 +19,17 @@ no game of PLAYER.
 
 import argparse
 import math
+import os
 import re
 import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pairs import TAG, fail, games, points  # noqa: E402
+
+# A move tag with its whole value (move/eval/time), and the side that played it.
 MOVE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
-TAG = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
-
-
-def fail(message):
-    print(f"error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def games(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        fail(f"{path}: cannot read it: {e.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{path}: not a text file")
-    for part in text.split("(;")[1:]:
-        yield "(;" + part.strip()
 
 
 def seconds(field):
@@ -52,10 +39,6 @@ def seconds(field):
         return float(parts[2]) if len(parts) > 2 and parts[2] else 0.0
     except ValueError:
         return 0.0
-
-
-def points(discs):
-    return 1.0 if discs > 0 else 0.5 if discs == 0 else 0.0
 
 
 def elo(score):

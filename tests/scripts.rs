@@ -233,6 +233,30 @@ fn movequal_judges_saved_moves_again_to_the_same_values() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A random 10-ply opening (no pass comes in the first moves of a game).
+fn random_opening(rng: &mut Rng) -> Vec<Move> {
+    let mut pos = Position::initial();
+    let mut opening = Vec::new();
+    for _ in 0..10 {
+        let legal: Vec<Square> = pos.legal_moves().iter().collect();
+        let square = legal[rng.below(legal.len())];
+        opening.push(Move::Play(square));
+        pos = pos.play(square);
+    }
+    opening
+}
+
+/// A game's points for a player from its disc difference.
+fn points(discs: f64) -> f64 {
+    if discs > 0.0 {
+        1.0
+    } else if discs == 0.0 {
+        0.5
+    } else {
+        0.0
+    }
+}
+
 /// A random game from `opening` played to the end with `rng`'s moves, Magpie on `colour`.
 fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f64) {
     let (game, discs, _) = finished_game_timed(opening, rng, magpie, (0.01, 0.01));
@@ -285,29 +309,12 @@ fn pairs_compares_two_runs_opening_by_opening() {
     }
     let dir = TempDir::new("pairs");
     let mut rng = Rng::new(41);
-    let points = |discs: f64| {
-        if discs > 0.0 {
-            1.0
-        } else if discs == 0.0 {
-            0.5
-        } else {
-            0.0
-        }
-    };
     let (mut run_a, mut run_b) = (String::new(), String::new());
     let (mut score_a, mut score_b, mut same) = (0.0, 0.0, 0);
     let mut diffs = Vec::new();
     let openings = 5;
     for o in 0..openings {
-        // A 10-ply opening (no pass in the first moves of these random lines).
-        let mut pos = Position::initial();
-        let mut opening = Vec::new();
-        for _ in 0..10 {
-            let legal: Vec<Square> = pos.legal_moves().iter().collect();
-            let square = legal[rng.below(legal.len())];
-            opening.push(Move::Play(square));
-            pos = pos.play(square);
-        }
+        let opening = random_opening(&mut rng);
         let mut diff = 0.0;
         for colour in [Color::Black, Color::White] {
             let (game_a, discs_a) = finished_game(&opening, &mut rng, colour);
@@ -382,26 +389,10 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
     }
     let dir = TempDir::new("tally");
     let mut rng = Rng::new(43);
-    let points = |discs: f64| {
-        if discs > 0.0 {
-            1.0
-        } else if discs == 0.0 {
-            0.5
-        } else {
-            0.0
-        }
-    };
     let (mut parts, mut results, mut pair_scores) = ([String::new(), String::new()], Vec::new(), Vec::new());
     let (mut mine, mut theirs) = (0.0, 0.0);
     for o in 0..7 {
-        let mut pos = Position::initial();
-        let mut opening = Vec::new();
-        for _ in 0..10 {
-            let legal: Vec<Square> = pos.legal_moves().iter().collect();
-            let square = legal[rng.below(legal.len())];
-            opening.push(Move::Play(square));
-            pos = pos.play(square);
-        }
+        let opening = random_opening(&mut rng);
         // The last opening is played with Black only: a game without its pair.
         let colours: &[Color] = if o == 6 { &[Color::Black] } else { &[Color::Black, Color::White] };
         let mut pair = 0.0;
