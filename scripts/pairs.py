@@ -48,6 +48,19 @@ def games(path):
         yield "(;" + part.strip()
 
 
+def black_discs(tags, path, number):
+    """A game's result as Black's disc difference (RE[+4.000], RE[-2.000:r]); exits with a message
+    naming the game when it is not a finite number."""
+    result = tags.get("RE", "")
+    try:
+        black = float(result.split(":")[0])
+    except ValueError:
+        black = math.nan
+    if not math.isfinite(black):
+        fail(f"{path}: game {number}: result RE[{result}] is not a disc difference")
+    return black
+
+
 def load(paths, player, plies):
     """The run's games as {(opening, colour): [(moves, disc difference for the player, empties at
     the start)]}."""
@@ -58,11 +71,7 @@ def load(paths, player, plies):
             if player not in (tags.get("PB"), tags.get("PW")):
                 continue
             colour = "B" if tags.get("PB") == player else "W"
-            result = tags.get("RE", "")
-            try:
-                black = float(result.split(":")[0])
-            except ValueError:
-                fail(f"{path}: game {number}: result RE[{result}] is not a disc difference")
+            black = black_discs(tags, path, number)
             moves = [m.upper() for m in MOVE.findall(text)]
             empties = tags.get("BO", "").count("-") or 60
             run[(tuple(moves[:plies]), colour)].append((moves, black if colour == "B" else -black, empties))

@@ -26,7 +26,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pairs import TAG, fail, games, points  # noqa: E402
+from pairs import TAG, black_discs, fail, games, points  # noqa: E402
 
 # A move tag with its whole value (move/eval/time), and the side that played it.
 MOVE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
@@ -62,11 +62,7 @@ def main():
                 continue
             colour = "B" if tags.get("PB") == args.player else "W"
             opponents.add(tags.get("PW" if colour == "B" else "PB", "?"))
-            result = tags.get("RE", "")
-            try:
-                black = float(result.split(":")[0])
-            except ValueError:
-                fail(f"{path}: game {number}: result RE[{result}] is not a disc difference")
+            black = black_discs(tags, path, number)
             own = black if colour == "B" else -black
             discs.append(own)
             moves = MOVE.findall(text)
