@@ -10,9 +10,11 @@ moves, passes counted: 10 for the ladder's files) played once with each colour; 
 interval come from the pairs' scores (0, 1/4, 1/2, 3/4 or 1), their mean and variance, as `magpie
 match` computes them, and games of an opening not played with both colours count in the score but
 not in the interval. The time is the sum of the times written with the moves (B[F5/0.00/1.25]).
-Games where PLAYER did not play are left out.
+Games where PLAYER did not play are left out. With --by-empties K, each side's seconds a game are
+also shown by the empties on the board when it moved, in bins of K (K = 4: 56-59, 52-55, ...): where
+each engine spends its clock.
 
-Usage: scripts/tally.py GGF... --player magpie [--plies 10]
+Usage: scripts/tally.py GGF... --player magpie [--plies 10] [--by-empties 4]
 Needs only python3. Exits 2 on a missing or unreadable file, a game without a readable result, or
 no game of PLAYER.
 """
@@ -50,11 +52,16 @@ def main():
     parser.add_argument("ggf", nargs="+", metavar="GGF", help="the run's games")
     parser.add_argument("--player", required=True, help="the PB/PW name whose side the scores take")
     parser.add_argument("--plies", type=int, default=10, help="the moves that make an opening")
+    parser.add_argument("--by-empties", type=int, metavar="K", help="also each side's time by empties, in bins of K")
     args = parser.parse_args()
     if args.plies < 0:
         fail(f"--plies {args.plies}: must be 0 or more")
+    if args.by_empties is not None and not 1 <= args.by_empties <= 60:
+        fail(f"--by-empties {args.by_empties}: must be 1 to 60")
     by_opening = defaultdict(lambda: {"B": [], "W": []})
     discs, mine, theirs, opponents = [], 0.0, 0.0, set()
+    # Seconds by the bin of the empties when the move was made, for each side.
+    binned = {True: defaultdict(float), False: defaultdict(float)}
     for path in args.ggf:
         for number, text in enumerate(games(path), 1):
             tags = dict(TAG.findall(text))
@@ -68,11 +75,17 @@ def main():
             moves = MOVE.findall(text)
             opening = tuple(field.split("/")[0].upper() for _, field in moves[: args.plies])
             by_opening[opening][colour].append(points(own))
+            empties = tags.get("BO", "").count("-") or 60
             for side, field in moves:
+                spent = seconds(field)
                 if side == colour:
-                    mine += seconds(field)
+                    mine += spent
                 else:
-                    theirs += seconds(field)
+                    theirs += spent
+                if args.by_empties:
+                    binned[side == colour][empties // args.by_empties] += spent
+                if field.split("/")[0].upper() != "PA":
+                    empties -= 1
     if not discs:
         fail(f"no game of {args.player} in {', '.join(args.ggf)}")
     n = len(discs)
@@ -94,6 +107,14 @@ def main():
     ratio = f"; ratio {mine / theirs:.2f}" if theirs > 0 else ""
     print(f"seconds a game: {args.player} {mine / n:.2f}, {other} {theirs / n:.2f}{ratio} "
           f"(equal time: the ratio within 0.85 to 1.15)")
+    if args.by_empties:
+        k = args.by_empties
+        width = max(len(args.player), len(other), 7)
+        print(f"{'empties':>7}  {args.player:>{width}}  {other:>{width}}")
+        for b in sorted(set(binned[True]) | set(binned[False]), reverse=True):
+            low, high = b * k, min(b * k + k - 1, 60)
+            span = f"{low}-{high}" if high > low else f"{low}"
+            print(f"{span:>7}  {binned[True][b] / n:>{width}.3f}  {binned[False][b] / n:>{width}.3f}")
 
 
 if __name__ == "__main__":

@@ -264,14 +264,15 @@ fn finished_game(opening: &[Move], rng: &mut Rng, magpie: Color) -> (GgfGame, f6
 }
 
 /// As [`finished_game`], each of Magpie's moves after the opening taking `seconds.0` and each of
-/// its opponent's `seconds.1`; also the time the game took each side, Magpie first.
+/// its opponent's `seconds.1`; also each of those moves as (empties before it, whether Magpie made
+/// it, its seconds).
 fn finished_game_timed(
     opening: &[Move],
     rng: &mut Rng,
     magpie: Color,
     seconds: (f64, f64),
-) -> (GgfGame, f64, (f64, f64)) {
-    let mut spent = (0.0, 0.0);
+) -> (GgfGame, f64, Vec<(u32, bool, f64)>) {
+    let mut timed = Vec::new();
     let mut game = GgfGame::new(Position::initial());
     game.set_player(magpie, "magpie");
     game.set_player(magpie.opposite(), "ntest");
@@ -282,19 +283,15 @@ fn finished_game_timed(
         let pos = game.position();
         let moves: Vec<Move> =
             if pos.must_pass() { vec![Move::Pass] } else { pos.legal_moves().iter().map(Move::Play).collect() };
-        let time = if pos.side_to_move() == magpie {
-            spent.0 += seconds.0;
-            seconds.0
-        } else {
-            spent.1 += seconds.1;
-            seconds.1
-        };
+        let mine = pos.side_to_move() == magpie;
+        let time = if mine { seconds.0 } else { seconds.1 };
+        timed.push((pos.empty_count(), mine, time));
         game.push_move(moves[rng.below(moves.len())], Some(0.0), Some(time)).expect("a legal move");
     }
     let (black, white) = game.position().disc_counts();
     let black_net = black as f64 - white as f64;
     game.set_result(GgfResult::Score { black_net, end: GameEnd::Normal });
-    (game, if magpie == Color::Black { black_net } else { -black_net }, spent)
+    (game, if magpie == Color::Black { black_net } else { -black_net }, timed)
 }
 
 /// `pairs.py` pairs two runs' games by opening and colour: on runs built here with known results
@@ -379,8 +376,8 @@ fn pairs_compares_two_runs_opening_by_opening() {
 /// `tally.py` tallies GGF files as one run as `magpie match` does: on games built here with known
 /// results and move times, split over two files, it prints the wins, draws and losses, the score,
 /// the Elo interval from the pairs' scores (worked out here), and each side's time a game with
-/// their ratio; an opening played with one colour only counts in the score, not in the pairs; no
-/// game of the player, or an unreadable result, exits with status 2. Skipped, with a message,
+/// their ratio and by empties; an opening played with one colour only counts in the score, not in
+/// the pairs; no game of the player, an unreadable result, or a bin of 0 empties exits with status 2. Skipped, with a message,
 /// where Python 3 is not installed.
 #[test]
 fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
@@ -391,15 +388,19 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
     let mut rng = Rng::new(43);
     let (mut parts, mut results, mut pair_scores) = ([String::new(), String::new()], Vec::new(), Vec::new());
     let (mut mine, mut theirs) = (0.0, 0.0);
+    // Each side's seconds by bins of 10 empties (0-9, ..., 50-59, 60), Magpie's first.
+    let mut binned = [[0.0; 7]; 2];
     for o in 0..7 {
         let opening = random_opening(&mut rng);
         // The last opening is played with Black only: a game without its pair.
         let colours: &[Color] = if o == 6 { &[Color::Black] } else { &[Color::Black, Color::White] };
         let mut pair = 0.0;
         for &colour in colours {
-            let (game, discs, spent) = finished_game_timed(&opening, &mut rng, colour, (0.5, 0.25));
-            mine += spent.0;
-            theirs += spent.1;
+            let (game, discs, timed) = finished_game_timed(&opening, &mut rng, colour, (0.5, 0.25));
+            for (empties, by_magpie, time) in timed {
+                *if by_magpie { &mut mine } else { &mut theirs } += time;
+                binned[usize::from(!by_magpie)][empties as usize / 10] += time;
+            }
             // The first three openings' games go to one file, the others to the other.
             parts[usize::from(o >= 3)].push_str(&format!("{game}\n"));
             results.push(discs);
@@ -415,7 +416,7 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
         Command::new("python3")
             .arg(script("tally.py"))
             .args(files)
-            .args(["--player", player])
+            .args(["--player", player, "--by-empties", "10"])
             .env("PYTHONDONTWRITEBYTECODE", "1")
             .current_dir(dir.path())
             .output()
@@ -441,6 +442,22 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
     let line =
         format!("seconds a game: magpie {:.2}, ntest {:.2}; ratio {:.2}", mine / 13.0, theirs / 13.0, mine / theirs);
     assert!(report.contains(&line), "{line}\n{report}");
+    // The time by empties: the opening's moves (the first at 60 empties) took none.
+    assert!(report.contains("empties   magpie    ntest\n     60    0.000    0.000\n"), "{report}");
+    for bin in (0..6).filter(|&b| binned[0][b] + binned[1][b] > 0.0) {
+        let span = format!("{}-{}", 10 * bin, 10 * bin + 9);
+        let line = format!("{span:>7}  {:>7.3}  {:>7.3}\n", binned[0][bin] / 13.0, binned[1][bin] / 13.0);
+        assert!(report.contains(&line), "{line}\n{report}");
+    }
+    let out = Command::new("python3")
+        .arg(script("tally.py"))
+        .args(["one.ggf", "--player", "magpie", "--by-empties", "0"])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(dir.path())
+        .output()
+        .expect("the script runs");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--by-empties 0: must be 1 to 60"));
     // Another player's games only: nothing to tally.
     let out = run(&["one.ggf"], "edax");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
