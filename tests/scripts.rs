@@ -377,8 +377,8 @@ fn pairs_compares_two_runs_opening_by_opening() {
 /// results and move times, split over two files, it prints the wins, draws and losses, the score,
 /// the Elo interval from the pairs' scores (worked out here), and each side's time a game with
 /// their ratio and by empties; an opening played with one colour only counts in the score, not in
-/// the pairs; no game of the player, an unreadable result, or a bin of 0 empties exits with status 2. Skipped, with a message,
-/// where Python 3 is not installed.
+/// the pairs; no game of the player, an unreadable result, or a bin of 0 empties exits with status
+/// 2. Skipped, with a message, where Python 3 is not installed.
 #[test]
 fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
     if python3_missing() {
@@ -412,17 +412,17 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
     }
     std::fs::write(dir.join("one.ggf"), &parts[0]).unwrap();
     std::fs::write(dir.join("two.ggf"), &parts[1]).unwrap();
-    let run = |files: &[&str], player: &str| {
+    let run = |files: &[&str], player: &str, bin: &str| {
         Command::new("python3")
             .arg(script("tally.py"))
             .args(files)
-            .args(["--player", player, "--by-empties", "10"])
+            .args(["--player", player, "--by-empties", bin])
             .env("PYTHONDONTWRITEBYTECODE", "1")
             .current_dir(dir.path())
             .output()
             .expect("the script runs")
     };
-    let out = run(&["one.ggf", "two.ggf"], "magpie");
+    let out = run(&["one.ggf", "two.ggf"], "magpie", "10");
     check("tally.py", &out);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.starts_with("magpie: 13 games in 2 file(s) against ntest; 6 pairs"), "{report}");
@@ -449,24 +449,18 @@ fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
         let line = format!("{span:>7}  {:>7.3}  {:>7.3}\n", binned[0][bin] / 13.0, binned[1][bin] / 13.0);
         assert!(report.contains(&line), "{line}\n{report}");
     }
-    let out = Command::new("python3")
-        .arg(script("tally.py"))
-        .args(["one.ggf", "--player", "magpie", "--by-empties", "0"])
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .current_dir(dir.path())
-        .output()
-        .expect("the script runs");
+    let out = run(&["one.ggf"], "magpie", "0");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--by-empties 0: must be 1 to 60"));
     // Another player's games only: nothing to tally.
-    let out = run(&["one.ggf"], "edax");
+    let out = run(&["one.ggf"], "edax", "10");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
     // A result that is not a disc difference is named.
     let first = parts[0].lines().next().unwrap().to_string();
     let start = first.find("RE[").unwrap();
     let end = start + first[start..].find(']').unwrap();
     std::fs::write(dir.join("unknown.ggf"), format!("{}RE[?{}\n", &first[..start], &first[end..])).unwrap();
-    let out = run(&["unknown.ggf"], "magpie");
+    let out = run(&["unknown.ggf"], "magpie", "10");
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown.ggf: game 1: result RE[?]"));
 }
