@@ -61,6 +61,11 @@ def black_discs(tags, path, number):
     return black
 
 
+def start_empties(tags):
+    """The empty squares of a game's starting board (BO[8 ---...O*... *]), 60 when it has none."""
+    return tags.get("BO", "").count("-") or 60
+
+
 def load(paths, player, plies):
     """The run's games as {(opening, colour): [(moves, disc difference for the player, empties at
     the start)]}."""
@@ -73,7 +78,7 @@ def load(paths, player, plies):
             colour = "B" if tags.get("PB") == player else "W"
             black = black_discs(tags, path, number)
             moves = [m.upper() for m in MOVE.findall(text)]
-            empties = tags.get("BO", "").count("-") or 60
+            empties = start_empties(tags)
             run[(tuple(moves[:plies]), colour)].append((moves, black if colour == "B" else -black, empties))
     return run
 

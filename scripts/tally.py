@@ -28,7 +28,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pairs import TAG, black_discs, fail, games, points  # noqa: E402
+from pairs import TAG, black_discs, fail, games, points, start_empties  # noqa: E402
 
 # A move tag with its whole value (move/eval/time), and the side that played it.
 MOVE = re.compile(r"(?<![A-Z])([BW])\[([^\]]*)\]")
@@ -75,7 +75,7 @@ def main():
             moves = MOVE.findall(text)
             opening = tuple(field.split("/")[0].upper() for _, field in moves[: args.plies])
             by_opening[opening][colour].append(points(own))
-            empties = tags.get("BO", "").count("-") or 60
+            empties = start_empties(tags)
             for side, field in moves:
                 spent = seconds(field)
                 if side == colour:
