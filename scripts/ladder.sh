@@ -21,10 +21,11 @@
 #
 # NTest searches to its depth whatever the time, and near the end a move at depth 23 may take over a
 # minute: a move counts as hung only after 20 minutes (--timeout 1200).
-# The default rungs, about 1, 5, 15 and 60 s a game for each engine with two games at once on the
-# development machine (an AMD EPYC Zen 5 since 2026-11-29; both engines' time a game measured there:
-# see docs/matches.md, "The ladder against NTest"):
-#   0.72:15:200 4.5:19:200 17:22:100 50:24:20
+# The default rungs, about 1, 5, 20 and 60 s a game for each engine with two games at once on the
+# development machine (an AMD EPYC Zen 4 since 2026-11-30) on balanced openings (magpie openings
+# --balanced 2), 200 games at 1 and 5 s, 100 at 20 s and 20 at 60 s (about 80 minutes there); both
+# engines' time a game measured there: see docs/matches.md, "Balanced openings":
+#   1.3:15:200 6:19:200 27:22:100 55:23:20
 set -euo pipefail
 
 usage() {
@@ -33,7 +34,7 @@ usage() {
 
 out_dir=ladder
 concurrency=2
-rungs="0.72:15:200 4.5:19:200 17:22:100 50:24:20"
+rungs="1.3:15:200 6:19:200 27:22:100 55:23:20"
 magpie=
 extra=()
 while getopts ":o:j:r:m:e:h" opt; do
