@@ -11,9 +11,14 @@
 //! - [`book`]: the opening book and the opening names;
 //! - [`engine`]: the reader, engine-loop and search threads;
 //! - [`protocol`]: the protocols over the engine loop;
-//! - [`tools`]: perft, bench, bestmove;
+//! - [`tools`]: what a user runs on positions and games: bestmove, solve, analyze, review, book,
+//!   openings, bench, perft;
+//! - [`matches`]: the match runner;
+//! - [`train`]: the training pipeline: samples, self-play, relabelling, fitting the weights,
+//!   Multi-ProbCut, the hand-made evaluation's fit;
 //! - [`cli`]: the command line;
-//! - [`rng`], [`quote`]: a seeded random generator, and input quoted safely in error messages.
+//! - [`rng`], [`quote`], [`progress`], [`shard`]: a seeded random generator, input quoted safely in
+//!   error messages, progress bars, and the shares of a long job.
 
 pub mod board;
 pub mod book;
@@ -21,8 +26,12 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod matches;
+pub mod progress;
 pub mod protocol;
 pub mod quote;
 pub mod rng;
 pub mod search;
+pub mod shard;
 pub mod tools;
+pub mod train;

@@ -9,9 +9,9 @@ use crate::engine::book::read_book;
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::parse_ggf_games;
 use crate::formats::move_list::parse_moves;
+use crate::shard::Shard;
 use crate::tools::book::{BookRequest, Scoring};
-use crate::tools::datagen::Shard;
-use crate::tools::fit_eval;
+use crate::train::fit_eval;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 

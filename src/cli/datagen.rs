@@ -3,7 +3,8 @@
 use super::shared::{hash_parser, output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
-use crate::tools::datagen::{self, DatagenRequest, Shard};
+use crate::shard::Shard;
+use crate::train::datagen::{self, DatagenRequest};
 use std::path::PathBuf;
 
 /// Play self-play games and write their positions, scored by search or solved, as training

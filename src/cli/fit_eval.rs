@@ -1,7 +1,7 @@
 //! `magpie fit-eval`'s options.
 
 use super::{CliError, EngineArgs, Request};
-use crate::tools::fit_eval;
+use crate::train::fit_eval;
 use std::path::PathBuf;
 
 /// Fit the weights of Magpie's hand-made evaluation to WTHOR tournament games.

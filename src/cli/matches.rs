@@ -3,10 +3,10 @@
 use super::shared::{output_file, parse_size};
 use super::{CliError, EngineArgs, Request};
 use crate::board::BoardSize;
-use crate::tools::matches::openings::{Generator, parse_openings};
-use crate::tools::matches::spec::{TimeControl, parse_engine, parse_engines_file};
-use crate::tools::matches::stats::Sprt;
-use crate::tools::matches::{MatchConfig, Mode};
+use crate::matches::openings::{Generator, parse_openings};
+use crate::matches::spec::{TimeControl, parse_engine, parse_engines_file};
+use crate::matches::stats::Sprt;
+use crate::matches::{MatchConfig, Mode};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -33,21 +33,21 @@ pub use shared::EngineArgs;
 use crate::engine::settings::{DEFAULT_HASH_MIB, Settings};
 use crate::eval::Evaluator;
 use crate::formats::wthor::WthorGame;
+use crate::matches::{MatchConfig, MatchError};
 use crate::protocol::Protocol;
 use crate::search::tt::AllocError;
 use crate::tools;
 use crate::tools::analyze::AnalyzeRequest;
 use crate::tools::bestmove::BestMoveRequest;
-use crate::tools::datagen::DatagenRequest;
-use crate::tools::matches::{MatchConfig, MatchError};
 use crate::tools::openings::OpeningsRequest;
 use crate::tools::perft::PerftRequest;
-use crate::tools::probcut::ProbCutRequest;
-use crate::tools::relabel::RelabelRequest;
 use crate::tools::review::ReviewRequest;
 use crate::tools::solve::SolveRequest;
-use crate::tools::train::TrainRequest;
-use crate::tools::wthor_samples::WthorSamplesRequest;
+use crate::train::datagen::DatagenRequest;
+use crate::train::patterns::TrainRequest;
+use crate::train::probcut::ProbCutRequest;
+use crate::train::relabel::RelabelRequest;
+use crate::train::wthor_samples::WthorSamplesRequest;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::fmt;
@@ -334,7 +334,7 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         Request::Analyze(request) => {
             tools::analyze::run(&request, &mut stdout)?;
         }
-        Request::Match(config) => match tools::matches::run_match(*config, &mut stdout) {
+        Request::Match(config) => match crate::matches::run_match(*config, &mut stdout) {
             Ok(_) => {}
             // An engine that cannot start is a bad argument: nothing was played.
             Err(e @ MatchError::CannotStart { .. }) => return Err(Failure::Input(e.to_string())),
@@ -343,19 +343,19 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         Request::Openings(request) => {
             tools::openings::run(&request, &mut stdout)?;
         }
-        Request::FitEval(games) => tools::fit_eval::run(&games, &mut stdout)?,
-        Request::WthorSamples(request) => tools::wthor_samples::run(&request, &mut stdout)?,
+        Request::FitEval(games) => crate::train::fit_eval::run(&games, &mut stdout)?,
+        Request::WthorSamples(request) => crate::train::wthor_samples::run(&request, &mut stdout)?,
         Request::Train(request) => {
-            tools::train::run(&request, &mut stdout)?;
+            crate::train::patterns::run(&request, &mut stdout)?;
         }
         Request::ProbCut(request) => {
-            tools::probcut::run(&request, &mut stdout)?;
+            crate::train::probcut::run(&request, &mut stdout)?;
         }
         Request::Datagen(request) => {
-            tools::datagen::run(&request, &mut stdout)?;
+            crate::train::datagen::run(&request, &mut stdout)?;
         }
         Request::Relabel(request) => {
-            tools::relabel::run(&request, &mut stdout)?;
+            crate::train::relabel::run(&request, &mut stdout)?;
         }
         Request::Book(request) => tools::book::run(*request, &mut stdout)?,
     }

@@ -2,8 +2,8 @@
 
 use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
-use crate::tools::fit_eval;
 use crate::tools::openings::{Balance, OpeningsRequest};
+use crate::train::fit_eval;
 use std::path::PathBuf;
 
 /// Write opening lines for `magpie match --openings`, taken from WTHOR tournament games.

@@ -2,7 +2,7 @@
 
 use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
-use crate::tools::probcut::ProbCutRequest;
+use crate::train::probcut::ProbCutRequest;
 use std::path::PathBuf;
 
 /// Fit Multi-ProbCut for a weight set and write the weights with their fits.

@@ -3,7 +3,7 @@
 use super::shared::{output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
-use crate::tools::relabel::RelabelRequest;
+use crate::train::relabel::RelabelRequest;
 use std::path::PathBuf;
 
 /// Score the positions of sample files again by a search of --depth (exact records are kept), and

@@ -3,7 +3,7 @@
 use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::weights::Weights;
-use crate::tools::train::TrainRequest;
+use crate::train::patterns::TrainRequest;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -3,9 +3,9 @@
 use super::shared::{output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
-use crate::tools::datagen::Shard;
-use crate::tools::fit_eval;
-use crate::tools::wthor_samples::WthorSamplesRequest;
+use crate::shard::Shard;
+use crate::train::fit_eval;
+use crate::train::wthor_samples::WthorSamplesRequest;
 use std::path::PathBuf;
 
 /// Turn WTHOR tournament games into training samples for `magpie train`: solved near the end,

@@ -7,7 +7,7 @@
 
 use crate::board::{Move, Position};
 use crate::engine::settings::{ImmediateReason, MovePlan, Settings};
-use crate::protocol::ugi::discs_text;
+use crate::formats::{discs_text, json_line, wld_word};
 use crate::rng::Rng;
 use crate::search::tt::AllocError;
 use crate::search::{Bound, Limits, NoControl, SearchResult, Searcher, unsearched};
@@ -170,22 +170,13 @@ fn score_text(cp: i32, exact: bool, wld: bool) -> String {
     }
 }
 
-/// `win`, `draw` or `loss` for a score of that sign.
-pub fn wld_word(cp: i32) -> &'static str {
-    match cp.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
-}
-
 /// Runs the request and writes the answer line. A table that cannot be allocated is an error
 /// ([`io::ErrorKind::OutOfMemory`], carrying the [`AllocError`]).
 pub fn run(request: &BestMoveRequest, started: Instant, out: &mut impl Write) -> io::Result<()> {
     let answer = answer(request, started).map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     let wld = request.limits.wld;
     if request.json {
-        super::solve::json_line(out, &answer.json(&request.position, wld))
+        json_line(out, &answer.json(&request.position, wld))
     } else {
         writeln!(out, "{}", answer.line(wld))
     }

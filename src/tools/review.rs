@@ -16,10 +16,11 @@
 //! then the totals.
 
 use super::analyze::{Judge, given_moves, player_name};
-use super::solve::{json_line, solve};
+use super::solve::solve;
 use crate::board::{Color, Move};
 use crate::book::names::opening_name;
 use crate::formats::ggf::GgfGame;
+use crate::formats::json_line;
 use crate::search::{Searcher, TranspositionTable};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -180,7 +181,7 @@ pub fn run(request: &ReviewRequest, out: &mut impl Write) -> io::Result<BTreeMap
             searcher.table().mib()
         )?;
     }
-    let bar = super::progress_bar(request.progress, request.games.len() as u64, "games");
+    let bar = crate::progress::progress_bar(request.progress, request.games.len() as u64, "games");
     let started = Instant::now();
     let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
     let games: Vec<GameSummary> = request.games.iter().map(GameSummary::of).collect();

@@ -9,10 +9,9 @@
 //! With a time limit, a position not solved within it is stopped and reported as cut (with the
 //! move and score of the search so far), neither agreeing nor disagreeing with the file.
 
-use super::bestmove::wld_word;
 use crate::board::{Move, Position};
 use crate::eval::Evaluator;
-use crate::formats::ObfLine;
+use crate::formats::{ObfLine, json_line, wld_word};
 use crate::search::{Deadlines, NoControl, SearchRequest, Searcher, SolveSteps, TranspositionTable};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -176,18 +175,12 @@ struct TotalJson {
     hash_mib: usize,
 }
 
-/// Writes `value` as one JSON line.
-pub(crate) fn json_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::other)?;
-    writeln!(out)
-}
-
 /// Solves every position of `request`, writing a line for each and the totals.
 pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSummary> {
     let table = TranspositionTable::new(request.hash_mib).map_err(io::Error::other)?;
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
-    let bar = super::progress_bar(request.progress, request.positions.len() as u64, "positions");
+    let bar = crate::progress::progress_bar(request.progress, request.positions.len() as u64, "positions");
     if !request.json {
         writeln!(
             out,

@@ -9,7 +9,7 @@ pub mod command;
 pub mod reply;
 
 pub use command::{Command, GoParams, MAX_PERFT, Query, parse};
-pub use reply::{Reply, discs_text};
+pub use reply::Reply;
 
 use crate::board::{BoardSize, Color, Game, Move, Position};
 use crate::book::default_book;
@@ -22,7 +22,7 @@ use crate::engine::settings::{
 use crate::engine::{Context, Flow, Frontend, Latency};
 use crate::eval::EvalKind;
 use crate::eval::weights::Weights;
-use crate::formats::{ascii_board, spaced_moves};
+use crate::formats::{ascii_board, discs_text, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
 use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, unsearched};
 use std::collections::VecDeque;

@@ -6,7 +6,7 @@ use crate::engine::book::BookPlay;
 use crate::engine::settings::{
     DEFAULT_HASH_MIB, MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB,
 };
-use crate::formats::spaced_moves;
+use crate::formats::{discs_text, spaced_moves};
 use crate::search::{Bound, DEFAULT_SELECTIVITY, MAX_SELECTIVITY, SearchInfo};
 use std::fmt;
 
@@ -123,12 +123,6 @@ impl fmt::Display for Reply {
             Reply::Response(text) => write!(f, "response {text}"),
         }
     }
-}
-
-/// A centi-disc score as signed discs with two decimals: `+1.25`.
-pub fn discs_text(cp: i32) -> String {
-    let sign = if cp < 0 { '-' } else { '+' };
-    format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
 }
 
 #[cfg(test)]

@@ -437,7 +437,7 @@ pub fn analyze_game(
 pub fn run(request: &AnalyzeRequest, out: &mut impl Write) -> io::Result<Analysis> {
     let game = &request.game;
     let placed = game.moves().iter().filter(|m| m.mv != Move::Pass).count();
-    let bar = super::progress_bar(request.progress, placed as u64, "moves");
+    let bar = crate::progress::progress_bar(request.progress, placed as u64, "moves");
     let started = Instant::now();
     let moves = analyze_game(game, &request.judge, request.threads, request.hash_mib, &bar)?;
     bar.finish_and_clear();

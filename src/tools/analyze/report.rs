@@ -2,8 +2,8 @@
 
 use super::{Analysis, Class, MoveAnalysis, PlayerSummary, color_name};
 use crate::board::Color;
-use crate::protocol::ugi::discs_text;
-use crate::tools::solve::json_line;
+use crate::formats::discs_text;
+use crate::formats::json_line;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};

@@ -6,7 +6,7 @@
 
 use super::{Analysis, Class, MoveAnalysis, report::result_text};
 use crate::board::Color;
-use crate::protocol::ugi::discs_text;
+use crate::formats::discs_text;
 use std::fmt::Write as _;
 use std::io;
 use std::path::Path;

@@ -116,7 +116,7 @@ pub fn run(request: &RelabelRequest, out: &mut impl Write) -> io::Result<Relabel
         }
         samples.extend(read);
     }
-    let bar = super::progress_bar(request.progress, samples.len() as u64, "positions");
+    let bar = crate::progress::progress_bar(request.progress, samples.len() as u64, "positions");
     let scored = relabel(&samples, request, &bar);
     bar.finish_and_clear();
     let bytes: Vec<u8> = scored.iter().flat_map(Sample::to_bytes).collect();

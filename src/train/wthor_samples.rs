@@ -99,7 +99,7 @@ pub(crate) fn score(searcher: &mut Searcher, pos: &Position, depth: u32, selecti
 /// Writes the samples of `request.games` and a line of statistics.
 pub fn run(request: &WthorSamplesRequest, out: &mut impl Write) -> io::Result<()> {
     let started = Instant::now();
-    let bar = super::progress_bar(request.progress, request.games.len() as u64, "games");
+    let bar = crate::progress::progress_bar(request.progress, request.games.len() as u64, "games");
     let threads = request.threads.max(1);
     let chunk = request.games.len().div_ceil(threads).max(1);
     let results: Vec<Vec<Option<Vec<Sample>>>> = std::thread::scope(|scope| {

@@ -571,7 +571,7 @@ pub fn run_match(config: MatchConfig, out: &mut impl Write) -> Result<Vec<Pairin
         .collect();
     drop(result_tx);
 
-    let bar = crate::tools::progress_bar(config.progress, total, "games");
+    let bar = crate::progress::progress_bar(config.progress, total, "games");
     bar.set_position(done.len() as u64);
     for (game, record) in result_rx {
         if let Some(file) = &mut file {

@@ -386,7 +386,7 @@ pub fn run(request: &TrainRequest, out: &mut impl Write) -> io::Result<TrainRepo
         STAGE_LEN,
         started.elapsed().as_secs_f64()
     )?;
-    let bar = super::progress_bar(request.progress, u64::from(request.iterations), "iterations");
+    let bar = crate::progress::progress_bar(request.progress, u64::from(request.iterations), "iterations");
     let fit_started = Instant::now();
     let mut params = fit(&rows, request.l2, request.smooth, request.iterations, request.threads, |iteration, w| {
         if iteration % 10 == 0 || iteration == request.iterations {

@@ -7,7 +7,7 @@ use super::engine::secs;
 use super::spec::TimeControl;
 use super::stats::SprtState;
 use super::{EngineTime, MatchConfig, PairingResult, Standings};
-use crate::tools::solve::json_line;
+use crate::formats::json_line;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};

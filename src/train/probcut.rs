@@ -117,7 +117,7 @@ fn map_positions<T: Send>(
     progress: bool,
     f: impl Fn(&mut Searcher, &Position) -> T + Sync,
 ) -> Vec<T> {
-    let bar = super::progress_bar(progress, positions.len() as u64, "positions");
+    let bar = crate::progress::progress_bar(progress, positions.len() as u64, "positions");
     let chunk = positions.len().div_ceil(threads.max(1)).max(1);
     let results = std::thread::scope(|scope| {
         let handles: Vec<_> = positions
