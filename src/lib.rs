@@ -13,7 +13,7 @@
 //! - [`protocol`]: the protocols over the engine loop;
 //! - [`tools`]: what a user runs on positions and games: bestmove, solve, analyze, review, book,
 //!   openings, bench, perft;
-//! - [`matches`]: the match runner;
+//! - [`matches`](mod@matches): the match runner;
 //! - [`train`]: the training pipeline: samples, self-play, relabelling, fitting the weights,
 //!   Multi-ProbCut, the hand-made evaluation's fit;
 //! - [`cli`]: the command line;
