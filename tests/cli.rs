@@ -298,7 +298,17 @@ fn each_subcommand_shows_only_its_options() {
         ("bench", &["--depth", "--eval", "--weights", "--selectivity"]),
         (
             "solve",
-            &["--wld", "--selectivity", "--weights", "--hash", "--threads", "--time-limit", "--json", "--no-progress"],
+            &[
+                "--wld",
+                "--selectivity",
+                "--weights",
+                "--hash",
+                "--threads",
+                "--time-limit",
+                "--first",
+                "--json",
+                "--no-progress",
+            ],
         ),
         (
             "review",

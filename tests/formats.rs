@@ -175,7 +175,7 @@ proptest! {
         } else {
             pos.legal_moves().iter().map(|sq| (Move::Play(sq), rng.below(129) as i32 - 64)).collect()
         };
-        let line = ObfLine { position: pos, scores };
+        let line = ObfLine { position: pos, scores, score: None };
         prop_assert_eq!(line.to_string().parse::<ObfLine>(), Ok(line));
     }
 

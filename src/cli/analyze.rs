@@ -1,9 +1,9 @@
 //! `magpie analyze`'s options and the reading of the game.
 
-use super::shared::{hash_parser, output_file, read_input, selectivity_parser, start_position, threads_parser};
+use super::shared::{cores, hash_parser, output_file, read_input, selectivity_parser, start_position, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{Color, Move};
-use crate::engine::settings::DEFAULT_HASH_MIB;
+use crate::engine::settings::{DEFAULT_HASH_MIB, MAX_THREADS};
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::{GgfGame, parse_ggf_games};
 use crate::formats::parse_moves;
@@ -82,8 +82,7 @@ impl AnalyzeArgs {
         }
         let svg = self.svg.map(|path| output_file("--svg", path)).transpose()?;
         let weights = engine.weights(self.weights.as_deref(), "--weights")?;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = engine.threads(self.threads, cores);
+        let threads = engine.threads(self.threads, cores().min(MAX_THREADS));
         let hash_mib = engine.hash_mib(self.hash, DEFAULT_HASH_MIB);
         let selectivity = self.selectivity.or(engine.selectivity).unwrap_or(DEFAULT_SELECTIVITY);
         Ok(Request::Analyze(Box::new(AnalyzeRequest {

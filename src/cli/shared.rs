@@ -211,8 +211,18 @@ pub struct SolverArgs {
     /// selective solves [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    #[command(flatten)]
-    pub search: SearchArgs,
+    /// Transposition table size in MiB, 1 to 65536 [default: 64].
+    #[arg(long, value_name = "MIB", value_parser = hash_parser())]
+    pub hash: Option<u64>,
+    /// Search threads, 1 to 256 [default: every core].
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    pub threads: Option<u64>,
+}
+
+/// The cores of this machine (1 when it cannot be told): the threads of the tools that search
+/// many positions when none are given.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// What [`SolverArgs`] come to.
@@ -228,9 +238,10 @@ pub struct Solver {
 }
 
 impl SolverArgs {
-    /// These options, else those given before the subcommand, else the defaults.
+    /// These options, else those given before the subcommand, else the defaults (every core).
     pub fn resolve(&self, engine: &EngineArgs) -> Result<Solver, CliError> {
-        let (hash_mib, threads) = self.search.resolve(engine);
+        let hash_mib = engine.hash_mib(self.hash, DEFAULT_HASH_MIB);
+        let threads = engine.threads(self.threads, cores().min(MAX_THREADS));
         let weights = engine.weights(self.weights.as_deref(), "--weights")?;
         Ok(Solver {
             eval: Evaluator::with_weights(EvalKind::Pattern, weights),
@@ -286,6 +297,18 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
         Ok(_) => std::fs::read(path).map_err(|e| CliError(format!("{name}: {e}"))),
         Err(e) => Err(CliError(format!("{name}: {e}"))),
     }
+}
+
+/// The bytes of the input file `path`, as [`read_input`], or of standard input for `-`; with the
+/// name to give it in messages (`<stdin>` for standard input).
+pub fn read_input_or_stdin(path: &Path) -> Result<(String, Vec<u8>), CliError> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .map_err(|e| CliError(format!("<stdin>: {e}")))?;
+        return Ok(("<stdin>".to_string(), bytes));
+    }
+    Ok((path.display().to_string(), read_input(path)?))
 }
 
 /// `path`, checked as a file to write: its folder must exist and it must not be a folder itself,

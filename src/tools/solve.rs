@@ -2,8 +2,9 @@
 //! or for win/draw/loss only, with the engine's own search, and checks each answer against the
 //! scores the file lists.
 //!
-//! One line per position as soon as it is solved (its number in the file, empties, best move,
-//! score, nodes, time, speed, and whether the file agrees), a progress bar on stderr meanwhile,
+//! One line per position as soon as it is solved (its number in the suite and its line in the
+//! file, empties, best move, score, nodes, time, speed, and whether the file agrees), a progress
+//! bar on stderr meanwhile,
 //! and the totals at the end. The table is cleared before each position, so that each time
 //! stands alone. With `--json`, one JSON object a line instead: each position, then the totals.
 //! With a time limit, a position not solved within it is stopped and reported as cut (with the
@@ -23,6 +24,9 @@ use std::time::{Duration, Instant};
 pub struct SolveRequest {
     /// The positions, each with its line number in the file.
     pub positions: Vec<(usize, ObfLine)>,
+    /// The number of the first position in its suite (FFO #40 for fforum-40-59.obf), when known:
+    /// the positions are numbered from it, else from 1.
+    pub first: Option<usize>,
     /// The evaluation that orders the moves (its weights' ProbCut fits drive the selective solves).
     pub eval: Evaluator,
     /// Search threads.
@@ -142,6 +146,7 @@ struct PositionJson {
     #[serde(rename = "type")]
     kind: &'static str,
     number: usize,
+    line: usize,
     position: String,
     empties: u32,
     #[serde(rename = "move")]
@@ -181,11 +186,14 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
     let mut searcher = Searcher::with_table(Arc::new(table));
     searcher.set_threads(request.threads);
     let bar = crate::progress::progress_bar(request.progress, request.positions.len() as u64, "positions");
+    let first = request.first.unwrap_or(1);
     if !request.json {
+        let count = request.positions.len();
         writeln!(
             out,
-            "solving {} positions ({}, selectivity {}, {} thread{}, {} MiB table{})",
-            request.positions.len(),
+            "solving {count} position{}{} ({}, selectivity {}, {} thread{}, {} MiB table{})",
+            if count == 1 { "" } else { "s" },
+            request.first.map_or(String::new(), |n| format!(" #{n}-#{}", n + count - 1)),
             if request.wld { "win/draw/loss" } else { "exact" },
             request.selectivity,
             searcher.threads(),
@@ -195,12 +203,13 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
         )?;
         writeln!(
             out,
-            "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>11}  check",
-            "#", "empties", "move", "score", "nodes", "time", "nps"
+            "{:>4} {:>5} {:>7} {:>5} {:>6} {:>14} {:>9} {:>11}  check",
+            "#", "line", "empties", "move", "score", "nodes", "time", "nps"
         )?;
     }
     let mut summary = SolveSummary::default();
-    for (number, line) in &request.positions {
+    for (index, (line_number, line)) in request.positions.iter().enumerate() {
+        let number = first + index;
         bar.set_message(format!("solving #{number}"));
         searcher.clear();
         let started = Instant::now();
@@ -227,7 +236,8 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
                     out,
                     &PositionJson {
                         kind: "position",
-                        number: *number,
+                        number,
+                        line: *line_number,
                         position: line.position.to_string(),
                         empties: line.position.empty_count(),
                         best: best.clone(),
@@ -259,7 +269,7 @@ pub fn run(request: &SolveRequest, out: &mut impl Write) -> io::Result<SolveSumm
             };
             writeln!(
                 out,
-                "{number:>4} {:>7} {:>5} {:>6} {:>14} {:>8.3}s {:>11}  {verdict}",
+                "{number:>4} {line_number:>5} {:>7} {:>5} {:>6} {:>14} {:>8.3}s {:>11}  {verdict}",
                 line.position.empty_count(),
                 best.as_deref().unwrap_or("none"),
                 score_text(solution.score, request.wld),
