@@ -225,6 +225,23 @@ fn the_readme_quotes_todays_bench() {
     assert!(readme.contains(&format!("nodes {nodes},")), "the README's bench figure is not today's {nodes}");
 }
 
+/// The README installs the versions of Cargo.lock (a plain `cargo install --path .` resolves newer
+/// crates), under a package name free on crates.io (`magpie` there is another project's) whose
+/// binary is still `magpie`, and says so.
+#[test]
+fn the_readme_installs_with_the_lock_under_the_package_name() {
+    let readme = read("README.md");
+    assert!(readme.contains("cargo install --locked --path ."), "the README's install command uses the lock");
+    assert!(!readme.contains("cargo install --path"), "no install without the lock");
+    let manifest = read("Cargo.toml");
+    let package = manifest.split("[package]").nth(1).unwrap().split("\n[").next().unwrap();
+    let name = package.lines().find_map(|l| l.strip_prefix("name = ")).unwrap().trim_matches('"');
+    assert_ne!(name, "magpie", "the package name is taken on crates.io");
+    assert!(readme.contains(&format!("`{name}`")), "the README names the package {name}");
+    let bin = manifest.split("[[bin]]").nth(1).unwrap();
+    assert!(bin.lines().any(|l| l == "name = \"magpie\""), "the binary stays magpie");
+}
+
 /// The documents agree with the code on how the search runs in parallel: the search module's
 /// first lines say so, as docs/search.md does.
 #[test]

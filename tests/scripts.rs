@@ -130,11 +130,15 @@ fn the_small_training_run_goes_through_every_step() {
 }
 
 /// A sharded datagen run through `scripts/shards.sh` (GNU parallel, local jobs) holds the records
-/// of one unsharded run. Skipped, with a message, where GNU parallel is not installed.
+/// of one unsharded run. Skipped, with a message on the terminal, where GNU parallel is not
+/// installed.
 #[test]
 fn shards_through_gnu_parallel_merge_to_one_run() {
     if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!("skipped: GNU parallel is not installed (Debian package parallel)");
+        common::skip(
+            "shards_through_gnu_parallel_merge_to_one_run",
+            "GNU parallel is not installed (Debian package parallel)",
+        );
         return;
     }
     let dir = TempDir::new("shards");
@@ -184,13 +188,31 @@ fn the_slurm_array_script_shards_and_merges() {
     assert_eq!(sorted_records(&dir.join("merged.bin")), unsharded(&dir, &args));
 }
 
-/// Whether Python 3 is missing, said on stderr: the scripts' tests are skipped then.
-fn python3_missing() -> bool {
+/// Whether Python 3 is missing, said on the terminal: the test `test` is skipped then.
+fn python3_missing(test: &str) -> bool {
     let missing = Command::new("python3").arg("--version").output().is_err();
     if missing {
-        eprintln!("skipped: python3 is not installed");
+        common::skip(test, "python3 is not installed");
     }
     missing
+}
+
+/// A skipped test says so in a plain run, where the harness keeps what a passing test prints: this
+/// test runs the shards test again in this test binary with no GNU parallel on the PATH.
+#[test]
+fn a_skipped_test_says_so_on_the_terminal() {
+    let empty = TempDir::new("no-parallel");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "shards_through_gnu_parallel_merge_to_one_run", "--test-threads", "1"])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("test shards_through_gnu_parallel_merge_to_one_run: SKIPPED: GNU parallel is not installed"),
+        "{said}"
+    );
 }
 
 /// `movequal.py` judges two settings' moves, saves them, and judges the saved moves again with the
@@ -199,7 +221,7 @@ fn python3_missing() -> bool {
 /// Python 3 is not installed.
 #[test]
 fn movequal_judges_saved_moves_again_to_the_same_values() {
-    if python3_missing() {
+    if python3_missing("movequal_judges_saved_moves_again_to_the_same_values") {
         return;
     }
     let dir = TempDir::new("movequal");
@@ -301,7 +323,7 @@ fn finished_game_timed(
 /// exits with status 2. Skipped, with a message, where Python 3 is not installed.
 #[test]
 fn pairs_compares_two_runs_opening_by_opening() {
-    if python3_missing() {
+    if python3_missing("pairs_compares_two_runs_opening_by_opening") {
         return;
     }
     let dir = TempDir::new("pairs");
@@ -381,7 +403,7 @@ fn pairs_compares_two_runs_opening_by_opening() {
 /// 2. Skipped, with a message, where Python 3 is not installed.
 #[test]
 fn tally_counts_a_run_in_parts_as_the_match_runner_does() {
-    if python3_missing() {
+    if python3_missing("tally_counts_a_run_in_parts_as_the_match_runner_does") {
         return;
     }
     let dir = TempDir::new("tally");

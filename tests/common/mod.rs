@@ -323,3 +323,11 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Says on the terminal that the test `test` is skipped and why, for a plain `cargo test`: the test
+/// harness keeps what `eprintln!` prints from a test that passes, so this writes to the process's
+/// standard error itself.
+pub fn skip(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "test {test}: SKIPPED: {why}");
+}
