@@ -81,6 +81,13 @@ fn bad_arguments_exit_2_with_one_line() {
         (&["bestmove", "--book", "tests/data/perft.txt"], "tests/data/perft.txt"),
         (&["bestmove", "--book", "x.book", "--no-book"], "--no-book"),
         (&["--own-book", "false", "bestmove"], "--own-book is an engine option"),
+        // A negative number is a value out of its range, named, not an unknown option.
+        (&["bestmove", "--threads", "-1"], "'-1' for '--threads <N>': expected a whole number from 1 to 256"),
+        (&["bestmove", "--nodes", "-5"], "'-5' for '--nodes <NODES>': expected a whole number, 1 or more"),
+        (&["bestmove", "--depth", "-2"], "'-2' for '--depth <DEPTH>': expected a depth in plies"),
+        (&["perft", "-3"], "'-3' for '<DEPTH>': expected a whole number from 0 to 64"),
+        (&["datagen", "--games", "-3", "--out", "x.bin"], "'-3' for '--games <GAMES>'"),
+        (&["--hash", "-5"], "'-5' for '--hash <MIB>': expected a whole number from 1 to 65536"),
     ];
     for (args, token) in cases {
         let out = magpie(args);
@@ -91,6 +98,21 @@ fn bad_arguments_exit_2_with_one_line() {
         assert!(err.to_lowercase().contains(&token.to_lowercase()), "{args:?} should name {token}: {err}");
         assert!(stdout(&out).is_empty());
     }
+}
+
+/// A search depth is read as the protocols read `go depth`: 0 searches one ply and anything beyond
+/// 60 to the end, where a depth of 1000 was refused.
+#[test]
+fn search_depths_follow_the_protocols_rule() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = magpie(&["bestmove", "--fen", ffo1, "--depth", "1000"]);
+    assert_eq!(stdout(&out), "g8 +18.00 exact\n", "{}", stderr(&out));
+    let json = |depth: &str| -> serde_json::Value {
+        let out = magpie(&["bestmove", "--fen", ffo1, "--depth", depth, "--json"]);
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    assert_eq!(json("0")["depth"], 1);
+    assert_eq!(json("99")["solved"], true);
 }
 
 #[test]
@@ -292,6 +314,7 @@ fn each_subcommand_shows_only_its_options() {
                 "--no-book",
                 "--book-randomness",
                 "--book-seed",
+                "--multipv",
                 "--json",
             ],
         ),
@@ -480,7 +503,7 @@ fn json_output_parses() {
     assert_eq!(answer.len(), 1);
     let answer = &answer[0];
     assert_eq!((answer["move"].as_str(), answer["score"].as_f64()), (Some("g8"), Some(18.0)));
-    assert_eq!((answer["exact"].as_bool(), answer["result"].as_str()), (Some(true), Some("win")));
+    assert_eq!((answer["solved"].as_bool(), answer["result"].as_str()), (Some(true), Some("win")));
     assert_eq!(answer["pv"][0], "g8");
     assert_eq!(answer["position"], ffo1);
 

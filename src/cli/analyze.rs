@@ -1,5 +1,6 @@
 //! `magpie analyze`'s options and the reading of the game.
 
+use super::numbers::{count, parse_search_depth};
 use super::shared::{cores, hash_parser, output_file, read_input, selectivity_parser, start_position, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{Color, Move};
@@ -19,7 +20,7 @@ pub struct AnalyzeArgs {
     /// A GGF file (one game a line) or a WTHOR file (.wtb); or give the game with --moves.
     file: Option<PathBuf>,
     /// Which game of the file, counting from 1 [default: 1].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = count::<u64>(1..))]
     game: Option<u64>,
     /// The game as a move list, e.g. f5d6c3d3c4 or "f5 d6 c3" (passes may be left out).
     #[arg(long, conflicts_with = "file")]
@@ -29,13 +30,13 @@ pub struct AnalyzeArgs {
     #[arg(long, alias = "position", allow_hyphen_values = true, requires = "moves")]
     fen: Option<String>,
     /// The depth of the search of each position with more empty squares than --exact.
-    #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = parse_search_depth)]
     depth: u32,
     /// Search each such position for this many milliseconds instead of to --depth.
-    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = count::<u64>(1..=3_600_000))]
     movetime: Option<u64>,
     /// Solve the positions with this many empty squares or fewer exactly (0 to 30; 0: none).
-    #[arg(long, default_value_t = analyze::DEFAULT_EXACT, value_parser = clap::value_parser!(u32).range(0..=analyze::MAX_EXACT as i64))]
+    #[arg(long, default_value_t = analyze::DEFAULT_EXACT, value_parser = count::<u32>(0..=analyze::MAX_EXACT as u64))]
     exact: u32,
     /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts); exact solves end exact at any
     /// level [default: 3].

@@ -1,5 +1,6 @@
 //! `magpie bench`'s options.
 
+use super::numbers::count;
 use super::shared::selectivity_parser;
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Depth of every search.
-    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = count::<u32>(1..=30))]
     depth: u32,
     /// The evaluation: pattern, heuristic, discs, iagno, sannidhanam or corner-edge [default: pattern].
     #[arg(long, value_name = "NAME")]

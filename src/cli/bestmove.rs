@@ -1,5 +1,6 @@
 //! `magpie bestmove`'s options.
 
+use super::numbers::{count, parse_search_depth};
 use super::shared::{
     SearchArgs, book_seed_parser, level_parser, parse_book_randomness, parse_size, selectivity_parser, start_position,
 };
@@ -9,7 +10,7 @@ use crate::engine::settings::Settings;
 use crate::eval::EvalKind;
 use crate::formats::parse_moves;
 use crate::search::Limits;
-use crate::tools::bestmove::BestMoveRequest;
+use crate::tools::bestmove::{ALL_LINES, BestMoveRequest};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -26,13 +27,13 @@ pub struct BestMoveArgs {
     #[arg(long, value_parser = parse_size)]
     size: Option<BoardSize>,
     /// Time to think, in milliseconds (1000 when no other limit is given).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = count::<u64>(1..=3_600_000))]
     movetime: Option<u64>,
     /// Deepest search, in plies.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_parser = parse_search_depth)]
     depth: Option<u32>,
     /// Node budget.
-    #[arg(long)]
+    #[arg(long, value_parser = count::<u64>(1..))]
     nodes: Option<u64>,
     /// Once the search reaches the end of the game, solve for win, draw or loss only.
     #[arg(long)]
@@ -63,9 +64,24 @@ pub struct BestMoveArgs {
     /// The seed of the book's random draws, 1 to 2147483647; 0 seeds from the clock [default: 0].
     #[arg(long, value_name = "N", value_parser = book_seed_parser())]
     book_seed: Option<u64>,
+    /// Score the N best moves (1 to 64), or all of them, and print a line for each, best first;
+    /// every move is searched (the book is not used).
+    #[arg(long, value_name = "N|all", value_parser = parse_multipv)]
+    multipv: Option<usize>,
     /// Print one JSON object (see docs/tools.md) instead of the line.
     #[arg(long)]
     json: bool,
+}
+
+/// `--multipv`: a number of lines, 1 to 64, or `all`.
+fn parse_multipv(text: &str) -> Result<usize, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(ALL_LINES);
+    }
+    match text.parse::<usize>() {
+        Ok(n) if (1..=ALL_LINES).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of moves from 1 to {ALL_LINES}, or all")),
+    }
 }
 
 impl BestMoveArgs {
@@ -97,6 +113,7 @@ impl BestMoveArgs {
             book_file,
             book_randomness: engine.book_randomness(self.book_randomness),
             book_seed: engine.book_seed(self.book_seed),
+            multi_pv: self.multipv.unwrap_or(1),
             ..Settings::default()
         };
         Ok(Request::BestMove(BestMoveRequest { position: *game.position(), limits, settings, json: self.json }))

@@ -1,5 +1,6 @@
 //! `magpie book`'s verbs and their options.
 
+use super::numbers::count;
 use super::shared::{hash_parser, output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{Game, Move, Position};
@@ -37,13 +38,13 @@ enum BookVerb {
         /// The book file (made by `book new`); a journal beside it keeps each scored position.
         book: PathBuf,
         /// The most discs played of a position added.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        #[arg(long, value_parser = count::<u32>(1..=60))]
         plies: u32,
         /// How far below the best a move may be and still be followed or added, in discs.
         #[arg(long, value_name = "DISCS")]
         deviation: f64,
         /// Stop after adding this many positions.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count::<u64>(0..))]
         max_positions: Option<u64>,
         /// Expand only the leaves of positions in shard I of N (join the shards' books with `book merge`).
         #[arg(long, value_name = "I/N", default_value = "0/1")]
@@ -60,10 +61,10 @@ enum BookVerb {
         #[arg(required = true)]
         games: Vec<PathBuf>,
         /// The most discs played of a position added.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
+        #[arg(long, default_value_t = 20, value_parser = count::<u32>(1..=60))]
         plies: u32,
         /// Only positions that at least this many of the games reached.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 1, value_parser = count::<u32>(1..))]
         min_games: u32,
         /// Add only the games j with j % N == I.
         #[arg(long, value_name = "I/N", default_value = "0/1")]
@@ -76,7 +77,7 @@ enum BookVerb {
         /// The book file.
         book: PathBuf,
         /// How many positions.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_parser = count::<u64>(1..))]
         count: u64,
         #[command(flatten)]
         scoring: ScoringArgs,
@@ -118,13 +119,13 @@ enum BookVerb {
         /// The book file.
         book: PathBuf,
         /// How many positions.
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 500, value_parser = count::<u64>(1..))]
         positions: u64,
         /// How many plies deeper than each position was scored.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
+        #[arg(long, default_value_t = 4, value_parser = count::<u32>(0..=20))]
         extra_depth: u32,
         /// Seed of the draw.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
         seed: u64,
         #[command(flatten)]
         scoring: ScoringArgs,
@@ -143,7 +144,7 @@ enum BookVerb {
 #[derive(clap::Args, Debug, Clone)]
 struct ScoringArgs {
     /// The depth of each search.
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = count::<u32>(1..=60))]
     depth: u32,
     /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts).
     #[arg(long, value_name = "0-5", default_value_t = DEFAULT_SELECTIVITY, value_parser = selectivity_parser())]

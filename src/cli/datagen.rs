@@ -1,5 +1,6 @@
 //! `magpie datagen`'s options.
 
+use super::numbers::count;
 use super::shared::{hash_parser, output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
@@ -12,13 +13,13 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
     /// Games in all shards together, numbered from 0.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, value_parser = count::<u64>(1..=1_000_000_000))]
     games: u64,
     /// The samples file to write.
     #[arg(long)]
     out: PathBuf,
     /// Random seed: game j of a seed is the same game in any shard and with any threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
     /// Play only the games j with j % N == I (shards' files merge by concatenation).
     #[arg(long, value_name = "I/N", default_value = "0/1")]
@@ -27,16 +28,16 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     threads: Option<u64>,
     /// Depth of the search that scores and plays positions above --exact-empties.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    #[arg(long, default_value_t = 8, value_parser = count::<u32>(1..=30))]
     depth: u32,
     /// Positions with this many empty squares or fewer are solved exactly.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    #[arg(long, default_value_t = 20, value_parser = count::<u32>(0..=30))]
     exact_empties: u32,
     /// Random plies from the start (drawn again while a depth-4 search scores them beyond ±4 discs).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=40))]
+    #[arg(long, default_value_t = 10, value_parser = count::<u32>(0..=40))]
     random_plies: u32,
     /// Percent of the moves above --exact-empties played at random instead of the best.
-    #[arg(long, value_name = "PERCENT", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(long, value_name = "PERCENT", default_value_t = 5, value_parser = count::<u32>(0..=100))]
     random_rate: u32,
     /// Multi-ProbCut's selectivity in the searches, 0 (off) to 5 (most cuts) [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]

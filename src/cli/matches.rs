@@ -1,5 +1,6 @@
 //! `magpie match`'s options, and the grouping of each `--engine`'s words.
 
+use super::numbers::count;
 use super::shared::{output_file, parse_size};
 use super::{CliError, EngineArgs, Request};
 use crate::board::BoardSize;
@@ -27,16 +28,16 @@ pub struct MatchArgs {
     #[arg(long, default_value = "gauntlet", value_parser = parse_mode)]
     mode: Mode,
     /// Games per pairing (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = count::<u64>(1..=10_000_000))]
     games: u64,
     /// Openings file: one move sequence (f5d6c3) or position (<squares> <side> [moves]) per line.
     #[arg(long, conflicts_with_all = ["opening_plies", "opening_depth", "opening_max_discs", "size"])]
     openings: Option<PathBuf>,
     /// Generated openings: random plies from the start.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=40))]
+    #[arg(long, default_value_t = 8, value_parser = count::<u64>(0..=40))]
     opening_plies: u64,
     /// Generated openings: depth of the search that checks their balance.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, default_value_t = 8, value_parser = count::<u32>(1..=20))]
     opening_depth: u32,
     /// Generated openings: largest absolute score kept, in discs.
     #[arg(long, default_value_t = 2.0)]
@@ -45,26 +46,26 @@ pub struct MatchArgs {
     #[arg(long, value_parser = parse_size)]
     size: Option<BoardSize>,
     /// Random seed of the generated openings.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
     /// Time control: milliseconds per move (the default is 100 when no time control is given).
-    #[arg(long, conflicts_with_all = ["depth", "tc"], value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    #[arg(long, conflicts_with_all = ["depth", "tc"], value_parser = count::<u64>(1..=86_400_000))]
     movetime: Option<u64>,
     /// Time control: fixed depth per move.
-    #[arg(long, conflicts_with = "tc", value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, conflicts_with = "tc", value_parser = count::<u32>(1..=60))]
     depth: Option<u32>,
     /// Time control: a clock per side, seconds[+increment], e.g. 60+0.5.
     #[arg(long)]
     tc: Option<String>,
     /// Milliseconds an engine may overrun its time, besides the latency measured, before losing on
     /// time.
-    #[arg(long, default_value_t = DEFAULT_MARGIN_MS, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    #[arg(long, default_value_t = DEFAULT_MARGIN_MS, value_parser = count::<u64>(0..=3_600_000))]
     margin: u64,
     /// Seconds a depth-limited move may take before the engine counts as hung.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, default_value_t = 60, value_parser = count::<u64>(1..=86_400))]
     timeout: u64,
     /// Games played at once (default: half the cores, at least one).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_parser = count::<u64>(1..=256))]
     concurrency: Option<u64>,
     /// Append every finished game to this GGF file.
     #[arg(long)]

@@ -18,6 +18,7 @@ mod book;
 mod datagen;
 mod fit_eval;
 mod matches;
+mod numbers;
 mod openings;
 mod perft;
 mod probcut;
@@ -175,9 +176,20 @@ fn command_name(command: &Command) -> &'static str {
     }
 }
 
+/// The command line's grammar: [`Cli`]'s, with a negative number taken as an option's value (so
+/// that `--depth -1` is refused for its range, not as an unknown option `-1`).
+fn cli_command() -> clap::Command {
+    fn negatives(command: clap::Command) -> clap::Command {
+        command
+            .mut_args(|arg| if arg.get_action().takes_values() { arg.allow_negative_numbers(true) } else { arg })
+            .mut_subcommands(negatives)
+    }
+    negatives(Cli::command())
+}
+
 /// Refuses an engine option given before a subcommand that has no such option.
 fn check_engine_options(engine: &EngineArgs, command: &Command) -> Result<(), CliError> {
-    let cli = Cli::command();
+    let cli = cli_command();
     let name = command_name(command);
     let Some(sub) = cli.find_subcommand(name) else { return Ok(()) };
     for id in engine.given() {
@@ -200,7 +212,7 @@ where
     T: Into<OsString> + Clone,
 {
     let args = matches::group_engine_words(args.into_iter().map(Into::into).collect());
-    let parsed = Cli::command().try_get_matches_from(args).and_then(|m| Cli::from_arg_matches(&m));
+    let parsed = cli_command().try_get_matches_from(args).and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {

@@ -1,5 +1,6 @@
 //! `magpie perft`'s options.
 
+use super::numbers::count;
 use super::shared::{parse_size, start_position};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{BoardSize, Convention};
@@ -9,7 +10,7 @@ use crate::tools::perft::PerftRequest;
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Plies to count (0 to 64).
-    #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(value_parser = count::<u32>(0..=64))]
     depth: u32,
     /// Board size: 4, 6 or 8 (the start position of that size).
     #[arg(long, value_parser = parse_size)]

@@ -1,5 +1,6 @@
 //! `magpie probcut`'s options.
 
+use super::numbers::count;
 use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::train::probcut::ProbCutRequest;
@@ -18,22 +19,22 @@ pub struct ProbCutArgs {
     weights: Option<PathBuf>,
     /// Positions to search (a fit needs 30 of a stage: about 450 for all 15 stages, more in
     /// practice since they are drawn at random).
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 2000, value_parser = count::<u64>(1..=10_000_000))]
     positions: u64,
     /// The deepest search fitted.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(3..=24))]
+    #[arg(long, default_value_t = 10, value_parser = count::<u32>(3..=24))]
     max_depth: u32,
     /// Positions solved exactly for the solve fits (the selective solves' ProbCut); 0 for none.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    #[arg(long, default_value_t = 1000, value_parser = count::<u64>(0..=10_000_000))]
     solve_positions: u64,
     /// The most empty squares a solve fit is made for.
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(10..=30))]
+    #[arg(long, default_value_t = 22, value_parser = count::<u32>(10..=30))]
     solve_max_empties: u32,
     /// Threads [default: 1].
     #[arg(long, value_name = "N", value_parser = threads_parser())]
     threads: Option<u64>,
     /// Seed of the draw.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
     /// No progress bar.
     #[arg(long)]

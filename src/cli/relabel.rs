@@ -1,5 +1,6 @@
 //! `magpie relabel`'s options.
 
+use super::numbers::count;
 use super::shared::{output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
@@ -17,7 +18,7 @@ pub struct RelabelArgs {
     #[arg(long)]
     out: PathBuf,
     /// The depth of the search that scores every record not exact.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    #[arg(long, value_parser = count::<u32>(1..=30))]
     depth: u32,
     /// Multi-ProbCut's selectivity in the searches, 0 (off) to 5 (most cuts) [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]

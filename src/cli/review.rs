@@ -1,5 +1,6 @@
 //! `magpie review`'s options.
 
+use super::numbers::{count, parse_search_depth};
 use super::shared::{Solver, SolverArgs, read_input};
 use super::{CliError, EngineArgs, Request};
 use crate::formats::ggf::parse_ggf_games;
@@ -15,13 +16,13 @@ pub struct ReviewArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Judge the moves from this many empty squares down (1 to 60).
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = 22, value_parser = count::<u32>(1..=60))]
     from: u32,
     /// Solve the positions with this many empty squares or fewer exactly (1 to 30).
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=review::MAX_EXACT as i64))]
+    #[arg(long, default_value_t = 22, value_parser = count::<u32>(1..=review::MAX_EXACT as u64))]
     exact: u32,
     /// The depth of the search of the positions with more empty squares than --exact.
-    #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = parse_search_depth)]
     depth: u32,
     #[command(flatten)]
     solver: SolverArgs,

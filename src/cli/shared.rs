@@ -3,6 +3,7 @@
 //! positions, sizes and output paths.
 
 use super::CliError;
+use super::numbers::count;
 use crate::board::{BoardSize, Position};
 use crate::book::{Book, default_book};
 use crate::engine::book::read_book;
@@ -38,11 +39,11 @@ pub struct EngineArgs {
     #[arg(long, value_name = "0-10", value_parser = level_parser())]
     pub level: Option<u8>,
     /// Milliseconds kept in hand on every timed search [default: 10].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=5000))]
+    #[arg(long, value_name = "MS", value_parser = count::<u64>(0..=5000))]
     pub move_overhead: Option<u64>,
     /// Thinking time in milliseconds when a client sets no limit (UGI `go`, GTP `genmove` without
     /// time settings) [default: 1000].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", value_parser = count::<u64>(1..=3_600_000))]
     pub movetime: Option<u64>,
     /// Transposition table size in MiB, 1 to 65536 [default: 64].
     #[arg(long, value_name = "MIB", value_parser = hash_parser())]
@@ -178,8 +179,8 @@ pub fn parse_book_randomness(text: &str) -> Result<u32, String> {
 }
 
 /// `--book-seed`'s values.
-pub fn book_seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(0..=MAX_BOOK_SEED)
+pub fn book_seed_parser() -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    count(0..=MAX_BOOK_SEED)
 }
 
 /// The search's resources, for the subcommands that search one position at a time.
@@ -253,23 +254,23 @@ impl SolverArgs {
 }
 
 /// `--selectivity`'s values.
-pub fn selectivity_parser() -> clap::builder::RangedI64ValueParser<u8> {
-    clap::value_parser!(u8).range(0..=i64::from(MAX_SELECTIVITY))
+pub fn selectivity_parser() -> impl Fn(&str) -> Result<u8, String> + Clone + Send + Sync + 'static {
+    count(0..=u64::from(MAX_SELECTIVITY))
 }
 
 /// `--level`'s values.
-pub fn level_parser() -> clap::builder::RangedI64ValueParser<u8> {
-    clap::value_parser!(u8).range(0..=i64::from(MAX_LEVEL))
+pub fn level_parser() -> impl Fn(&str) -> Result<u8, String> + Clone + Send + Sync + 'static {
+    count(0..=u64::from(MAX_LEVEL))
 }
 
 /// `--hash`'s values, in MiB.
-pub fn hash_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(MIN_HASH_MIB as u64..=MAX_HASH_MIB as u64)
+pub fn hash_parser() -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    count(MIN_HASH_MIB as u64..=MAX_HASH_MIB as u64)
 }
 
 /// `--threads`' values.
-pub fn threads_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(1..=MAX_THREADS as u64)
+pub fn threads_parser() -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    count(1..=MAX_THREADS as u64)
 }
 
 /// A board size: 4, 6 or 8.

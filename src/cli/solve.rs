@@ -1,5 +1,6 @@
 //! `magpie solve`'s options.
 
+use super::numbers::count;
 use super::shared::{Solver, SolverArgs, read_input_or_stdin};
 use super::{CliError, EngineArgs, Request};
 use crate::formats::parse_obf_file;
@@ -15,7 +16,7 @@ pub struct SolveArgs {
     /// The number of the file's first position in its suite, for the `#` column [default: the
     /// first number of a file named like fforum-40-59.obf when it holds that many positions, else
     /// 1].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, value_name = "N", value_parser = count::<u64>(1..=1_000_000_000))]
     first: Option<u64>,
     /// Solve for win, draw or loss only.
     #[arg(long)]
@@ -24,7 +25,7 @@ pub struct SolveArgs {
     solver: SolverArgs,
     /// Stop each position's search after this many seconds: a position not solved by then is
     /// reported as cut, with the move and score of the search so far [default: no limit].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    #[arg(long, value_name = "SECONDS", value_parser = count::<u64>(1..=31_536_000))]
     time_limit: Option<u64>,
     /// Print one JSON object a line (each position, then the totals; see docs/tools.md) instead
     /// of the table.

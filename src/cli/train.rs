@@ -1,5 +1,6 @@
 //! `magpie train`'s options.
 
+use super::numbers::count;
 use super::shared::{output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::weights::Weights;
@@ -17,10 +18,10 @@ pub struct TrainArgs {
     #[arg(long)]
     out: PathBuf,
     /// Conjugate-gradient iterations.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 60, value_parser = count::<u32>(1..=10_000))]
     iterations: u32,
     /// Percent of each file's records, its last ones, kept out of the fit to measure the error.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=90))]
+    #[arg(long, default_value_t = 10, value_parser = count::<u32>(0..=90))]
     holdout: u32,
     /// Ridge penalty per weight (in units of one sample).
     #[arg(long, default_value_t = 2.0)]

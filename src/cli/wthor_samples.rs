@@ -1,5 +1,6 @@
 //! `magpie wthor-samples`' options.
 
+use super::numbers::count;
 use super::shared::{output_file, selectivity_parser, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::eval::{EvalKind, Evaluator};
@@ -20,7 +21,7 @@ pub struct WthorSamplesArgs {
     out: PathBuf,
     /// Positions with this many empty squares or fewer are solved exactly (the others are scored
     /// with the game's perfect-play result from 24 empties, or by --depth).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=24))]
+    #[arg(long, default_value_t = 12, value_parser = count::<u32>(0..=24))]
     exact_empties: u32,
     /// Write only the positions solved exactly: the game's result is a noisy label far from the
     /// end (the embedded weights are fitted without those positions).
@@ -28,7 +29,7 @@ pub struct WthorSamplesArgs {
     solved_only: bool,
     /// Score the positions not solved by a search of this depth (with Multi-ProbCut at
     /// --selectivity and the --weights evaluation) instead of the game's result.
-    #[arg(long, conflicts_with = "solved_only", value_parser = clap::value_parser!(u32).range(1..=30))]
+    #[arg(long, conflicts_with = "solved_only", value_parser = count::<u32>(1..=30))]
     depth: Option<u32>,
     /// With --depth: Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]

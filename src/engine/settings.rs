@@ -9,7 +9,7 @@ use crate::book::{Book, default_book};
 use crate::eval::weights::Weights;
 use crate::eval::{EvalKind, Evaluator};
 use crate::rng::Rng;
-use crate::search::{Deadlines, Limits, SearchRequest, tt};
+use crate::search::{Deadlines, Limits, MAX_SEARCH_DEPTH, SearchRequest, search_depth, tt};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -239,7 +239,11 @@ impl Settings {
         request.start = received;
         request.deadlines = Deadlines::plan(limits, pos.empty_count(), received, self.move_overhead);
         request.node_limit = if limits.infinite { None } else { limits.nodes };
-        request.max_depth = if limits.infinite { 60 } else { limits.depth.unwrap_or(60).clamp(1, 60) };
+        request.max_depth = if limits.infinite {
+            MAX_SEARCH_DEPTH
+        } else {
+            limits.depth.map_or(MAX_SEARCH_DEPTH, |d| search_depth(d.into()))
+        };
         request.multi_pv = self.multi_pv;
         request.selectivity = self.selectivity;
         request.wld = limits.wld;

@@ -28,7 +28,7 @@ use crate::engine::{Context, Flow, Frontend};
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::{GgfGame, MoveText};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, one_line};
-use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult, selectivity_percent};
+use crate::search::{Clock, Limits, SearchInfo, SearchRequest, SearchResult, search_depth, selectivity_percent};
 use nom::Parser;
 use nom::branch::alt;
 use nom::character::complete::space0;
@@ -123,7 +123,7 @@ fn parse_set(args: &str) -> Result<Command, String> {
         _ => format!("set: unexpected {} (expected depth, game or contempt with a value)", Quoted(&offending(&e))),
     })?;
     match what.to_ascii_lowercase().as_str() {
-        "depth" => one_number(rest, "set depth", "a depth in plies").map(|d| Command::SetDepth(d.clamp(1, 60) as u32)),
+        "depth" => one_number(rest, "set depth", "a depth in plies").map(|d| Command::SetDepth(search_depth(d))),
         "contempt" => {
             let what = "a number of centi-discs";
             let (rest, text) = arg_word(rest, "set contempt", what)?;

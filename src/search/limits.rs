@@ -3,6 +3,16 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+/// The deepest a search can go, in plies: the end of any game.
+pub const MAX_SEARCH_DEPTH: u32 = 60;
+
+/// The depth a requested one comes to, the one rule of every protocol and of the command line: any
+/// whole number is taken, 0 searching one ply and anything beyond [`MAX_SEARCH_DEPTH`] (99, say)
+/// searching to the end.
+pub fn search_depth(requested: u64) -> u32 {
+    requested.clamp(1, u64::from(MAX_SEARCH_DEPTH)) as u32
+}
+
 /// The limits a client puts on one search. Several may be given; the first reached ends it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {

@@ -35,7 +35,7 @@ pub mod worker;
 
 use crate::board::{Move, Position};
 use crate::eval::{EvalKind, Evaluator};
-pub use limits::{Clock, Deadlines, Limits, StopReason};
+pub use limits::{Clock, Deadlines, Limits, MAX_SEARCH_DEPTH, StopReason, search_depth};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};

@@ -261,6 +261,8 @@ impl Worker {
         let mut best: Option<(usize, i32)> = None;
         // The exact scores found so far in this iteration, best first, at most `lines` of them.
         let mut top: Vec<i32> = Vec::with_capacity(lines);
+        // The moves that reached the top of the window.
+        let mut at_top = 0;
         for m in root_moves.iter_mut() {
             m.searched = false;
         }
@@ -304,8 +306,12 @@ impl Worker {
                 best = Some((i, score));
             }
             if score >= high {
-                // Nothing can do better than the top of the window (a won WLD search).
-                break;
+                // Nothing can do better than the top of the window (a won WLD search); a multi-PV
+                // search still scores the other moves until it has its lines.
+                at_top += 1;
+                if at_top >= lines {
+                    break;
+                }
             }
         }
         for m in root_moves.iter_mut().filter(|m| !m.searched) {
@@ -572,6 +578,36 @@ mod tests {
                 assert_eq!(info.score, exact[rank], "{pos}: the reported lines are the best ones");
             }
         }
+    }
+
+    #[test]
+    fn a_wld_multi_pv_search_scores_every_move_win_draw_or_loss() {
+        let mut rng = Rng::new(5);
+        let mut won_twice = 0;
+        for _ in 0..30 {
+            let pos = random_position(&mut rng, BoardSize::Eight, 9);
+            if pos.legal_moves().len() < 2 {
+                continue;
+            }
+            let mut request = SearchRequest::new(pos, EvalKind::Heuristic);
+            request.multi_pv = 64;
+            request.wld = true;
+            let mut last = Vec::new();
+            searcher().search(&request, &mut NoControl, &mut |info| {
+                if info.multipv == Some(1) {
+                    last.clear();
+                }
+                last.push(info.clone());
+            });
+            assert_eq!(last.len(), pos.legal_moves().len() as usize, "{pos}: every move is a line");
+            let wins = last.iter().filter(|info| info.score > 0).count();
+            won_twice += usize::from(wins >= 2);
+            for info in &last {
+                let exact = -minimax(&pos.try_play(info.pv[0]).unwrap());
+                assert_eq!(info.score.signum(), exact.signum(), "{pos}: {} is worth {exact}", info.pv[0]);
+            }
+        }
+        assert!(won_twice > 0, "some position has two winning moves, each scored a win");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::eval::EvalKind;
 use crate::eval::weights::Weights;
 use crate::formats::{ascii_board, discs_text, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
-use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, unsearched};
+use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, search_depth, unsearched};
 use std::collections::VecDeque;
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -226,7 +226,7 @@ impl Ugi {
         let ms = Duration::from_millis;
         let (time, inc) = self.mover_clock(go);
         Limits {
-            depth: go.depth.map(|d| d.clamp(1, 60) as u32),
+            depth: go.depth.map(search_depth),
             nodes: go.nodes,
             movetime: go.movetime.map(ms).or((!self.bounds_the_mover(go)).then_some(default_movetime)),
             clock: time.map(|t| Clock {
