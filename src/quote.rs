@@ -1,8 +1,31 @@
 //! Input text quoted in error messages: clipped, so that a 500 KB line is not echoed back, and
 //! with control characters escaped, so that a NUL byte reads `\0` rather than vanishing or
-//! breaking the line.
+//! breaking the line. And the one wording of a file that cannot be read, for every kind of file
+//! (books, weights, games, suites): `<path>: <what is wrong>`.
 
 use std::fmt;
+use std::io;
+use std::path::Path;
+
+/// An I/O error as a person reads it: `No such file or directory`, without `(os error 2)`.
+pub fn io_text(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+/// The bytes of the file `path`, which must be a regular file (a folder, or a device such as
+/// /dev/zero that never ends, is refused); the error is `<path>: <what is wrong>`.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let name = path.display();
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(format!("{name}: not a regular file")),
+        Ok(_) => std::fs::read(path).map_err(|e| format!("{name}: {}", io_text(&e))),
+        Err(e) => Err(format!("{name}: {}", io_text(&e))),
+    }
+}
 
 /// The most characters of a token an error message quotes.
 pub const MAX_QUOTED_CHARS: usize = 80;
@@ -51,6 +74,17 @@ impl fmt::Display for Quoted<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_that_cannot_be_read_are_named_with_what_is_wrong() {
+        assert_eq!(
+            read_file(Path::new("no-such-dir/x.book")),
+            Err("no-such-dir/x.book: No such file or directory".into())
+        );
+        let folder = std::env::temp_dir();
+        assert_eq!(read_file(&folder), Err(format!("{}: not a regular file", folder.display())));
+        assert_eq!(io_text(&io::Error::other("plain")), "plain");
+    }
 
     #[test]
     fn long_tokens_are_clipped_and_controls_escaped() {

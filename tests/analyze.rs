@@ -34,7 +34,7 @@ fn json_lines(out: &Output) -> Vec<Value> {
 fn exact_value(moves: &str) -> (String, f64) {
     let out = magpie(&["bestmove", "--moves", moves, "--depth", "60", "--no-book", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).expect("bestmove's JSON");
-    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["solved"], true, "{v}");
     (v["move"].as_str().unwrap().to_string(), v["score"].as_f64().unwrap())
 }
 

@@ -147,8 +147,8 @@ fn bad_books_and_arguments_are_refused_with_one_line() {
     for (args, want) in [
         (vec!["book".into(), "show".into(), s(&cut)], "cut short"),
         (vec!["book".into(), "stats".into(), s(&other)], "version 9"),
-        (vec!["book".into(), "stats".into(), "/dev/zero".into()], "/dev/zero: not a book file"),
-        (vec!["book".into(), "show".into(), dir.path().to_str().unwrap().into()], "not a book file"),
+        (vec!["book".into(), "stats".into(), "/dev/zero".into()], "/dev/zero: not a regular file"),
+        (vec!["book".into(), "show".into(), dir.path().to_str().unwrap().into()], "not a regular file"),
         (
             vec![
                 "book".into(),

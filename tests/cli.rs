@@ -88,6 +88,20 @@ fn bad_arguments_exit_2_with_one_line() {
         (&["perft", "-3"], "'-3' for '<DEPTH>': expected a whole number from 0 to 64"),
         (&["datagen", "--games", "-3", "--out", "x.bin"], "'-3' for '--games <GAMES>'"),
         (&["--hash", "-5"], "'-5' for '--hash <MIB>': expected a whole number from 1 to 65536"),
+        // A stray word after a position is named, not counted among its squares.
+        (
+            &["bestmove", "--fen", "---------------------------OX------XO--------------------------- X f5"],
+            "--fen: unexpected 'f5' after the position",
+        ),
+        (
+            &["bestmove", "--fen", "--------------------------OX------XO--------------------------- X"],
+            "has 63 squares then a side to move",
+        ),
+        // The book and the weights word the same fault the same way.
+        (&["--book", "no-such.book"], "--book: no-such.book: No such file or directory"),
+        (&["--weights", "no-such.w"], "--weights: no-such.w: No such file or directory"),
+        (&["--book", "tests"], "--book: tests: not a regular file"),
+        (&["--weights", "tests"], "--weights: tests: not a regular file"),
     ];
     for (args, token) in cases {
         let out = magpie(args);

@@ -687,6 +687,11 @@ fn long_lines_and_control_characters_in_errors() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("info string error: line longer than"), "{lines:?}");
     assert_eq!(lines[1], "readyok");
+    // A line of exactly the limit is read (blanks after a command are allowed), with a CRLF too.
+    let max = magpie::engine::io::MAX_LINE;
+    let exact = format!("isready{}\r\nisready{}\n", " ".repeat(max - 7), " ".repeat(max - 6));
+    let (lines, _) = run_piped(&exact);
+    assert_eq!(lines, ["readyok", "info string error: line longer than 1048576 bytes (1 MiB) ignored"]);
 
     let huge = "y".repeat(500_000);
     let (lines, _) = run_piped(&format!("ugi\n{huge}\nfoo\0bar\n"));
@@ -941,4 +946,22 @@ fn a_new_game_forgets_what_the_table_learnt() {
     let after_new_game = search(&mut e);
     assert!(again < first, "the table shortens a repeated search: {again} vs {first}");
     assert_eq!(after_new_game, first);
+}
+
+/// The Book and Weights options word the same fault the same way: `<option>: <file>: <what>`.
+#[test]
+fn book_and_weights_options_word_a_bad_file_alike() {
+    let input = "setoption name Book value no-such.file\nsetoption name Weights value no-such.file\n\
+                 setoption name Book value tests\nsetoption name Weights value tests\nisready\n";
+    let (lines, _) = run_piped(input);
+    assert_eq!(
+        lines,
+        [
+            "info string error: setoption Book: no-such.file: No such file or directory",
+            "info string error: setoption Weights: no-such.file: No such file or directory",
+            "info string error: setoption Book: tests: not a regular file",
+            "info string error: setoption Weights: tests: not a regular file",
+            "readyok",
+        ]
+    );
 }

@@ -14,7 +14,7 @@ const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ntest-TestG
 
 #[test]
 fn reviews_every_player_of_every_game() {
-    let out = magpie(&["review", GAMES, "--from", "12", "--no-progress"]);
+    let out = magpie(&["review", GAMES, "--from", "12", "--threads", "1", "--no-progress"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();

@@ -31,6 +31,7 @@ use crate::board::Square;
 use crate::board::symmetry::canonical;
 use crate::eval::weights::fnv1a;
 use crate::formats::position_text::squares_text;
+use crate::quote::io_text;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -169,12 +170,7 @@ impl Book {
     /// Reads a book file. Only a regular file is read: a folder, a device or a pipe
     /// (`/dev/zero`, a FIFO nobody writes) could never end or never be a book.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        match fs::metadata(path) {
-            Ok(meta) if !meta.is_file() => return Err(BookError::Io(format!("{}: not a book file", path.display()))),
-            Err(e) => return Err(BookError::Io(format!("cannot read {}: {e}", path.display()))),
-            Ok(_) => {}
-        }
-        let bytes = fs::read(path).map_err(|e| BookError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = crate::quote::read_file(path).map_err(BookError::Io)?;
         Book::from_bytes(&bytes)
     }
 
@@ -341,10 +337,10 @@ pub fn replay_journal(path: &Path, book: &mut Book) -> Result<usize, BookError> 
     let mut bytes = Vec::new();
     match File::open(&journal) {
         Ok(mut f) => {
-            f.read_to_end(&mut bytes).map_err(|e| BookError::Io(format!("cannot read {}: {e}", journal.display())))?
+            f.read_to_end(&mut bytes).map_err(|e| BookError::Io(format!("{}: {}", journal.display(), io_text(&e))))?
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(BookError::Io(format!("cannot read {}: {e}", journal.display()))),
+        Err(e) => return Err(BookError::Io(format!("{}: {}", journal.display(), io_text(&e)))),
     };
     if bytes.len() < 12 {
         // A journal cut short before its header was whole holds nothing.

@@ -129,7 +129,7 @@ impl EngineArgs {
     /// embedded ones. A file that cannot be read is refused, naming `flag` and the file.
     pub fn weights(&self, own: Option<&Path>, flag: &str) -> Result<Arc<Weights>, CliError> {
         match own.or(self.weights.as_deref()) {
-            Some(path) => Ok(Arc::new(Weights::read(path).map_err(|e| CliError(format!("{flag} {e}")))?)),
+            Some(path) => Ok(Arc::new(Weights::read(path).map_err(|e| CliError(format!("{flag}: {e}")))?)),
             None => Ok(Weights::embedded()),
         }
     }
@@ -292,12 +292,7 @@ pub fn start_position(text: Option<&str>, size: Option<BoardSize>, flag: &str) -
 /// The bytes of the input file `path`. Only a regular file is read: a device such as /dev/zero
 /// (which never ends) or a folder is refused with one line naming it.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
-    let name = path.display();
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => Err(CliError(format!("{name}: not a regular file"))),
-        Ok(_) => std::fs::read(path).map_err(|e| CliError(format!("{name}: {e}"))),
-        Err(e) => Err(CliError(format!("{name}: {e}"))),
-    }
+    crate::quote::read_file(path).map_err(CliError)
 }
 
 /// The bytes of the input file `path`, as [`read_input`], or of standard input for `-`; with the

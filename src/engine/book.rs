@@ -26,8 +26,8 @@ pub const LEARN_SELECTIVITY: u8 = 3;
 pub const LEARN_PLIES: u32 = 30;
 
 /// Reads a book file for play, checked whole ([`Book::load`]: a regular file only); the error is
-/// one line that names the file (`cannot read b.book: …`, `b.book: the book is damaged (its
-/// checksum does not match)`, `/dev/zero: not a book file`).
+/// one line that names the file, worded as for every file (`b.book: No such file or directory`,
+/// `b.book: the book is damaged (its checksum does not match)`, `/dev/zero: not a regular file`).
 pub fn read_book(path: &Path) -> Result<Book, String> {
     Book::load(path).map_err(|e| match e {
         BookError::Io(message) => message,
@@ -274,10 +274,10 @@ mod tests {
     #[test]
     fn only_regular_files_are_read_as_books() {
         let err = read_book(Path::new("/dev/zero")).unwrap_err();
-        assert_eq!(err, "/dev/zero: not a book file");
-        assert!(read_book(&std::env::temp_dir()).unwrap_err().ends_with(": not a book file"));
+        assert_eq!(err, "/dev/zero: not a regular file");
+        assert!(read_book(&std::env::temp_dir()).unwrap_err().ends_with(": not a regular file"));
         let err = read_book(Path::new("no-such-folder/b.book")).unwrap_err();
-        assert!(err.starts_with("cannot read no-such-folder/b.book: "), "{err}");
+        assert_eq!(err, "no-such-folder/b.book: No such file or directory");
     }
 
     #[test]

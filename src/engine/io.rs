@@ -3,8 +3,8 @@
 
 use std::io::{BufRead, Write};
 
-/// The longest line accepted; longer ones are skipped with an error (a whole GGF game is a few
-/// kilobytes).
+/// The longest line accepted, in bytes, its line ending aside; longer ones are skipped with an
+/// error (a whole GGF game is a few kilobytes).
 pub const MAX_LINE: usize = 1 << 20;
 
 /// Reads lines from a byte stream.
@@ -42,7 +42,8 @@ impl LineSource {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
-            if buf.len() + taken <= MAX_LINE {
+            // Room for the line ending (`\r\n`) beyond the longest line.
+            if buf.len() + taken <= MAX_LINE + 2 {
                 buf.extend_from_slice(&chunk[..taken]);
             } else {
                 too_long = true;
@@ -52,11 +53,11 @@ impl LineSource {
                 break;
             }
         }
-        if too_long {
-            return Some(Err(format!("line longer than {MAX_LINE} bytes ignored")));
-        }
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
+        }
+        if too_long || buf.len() > MAX_LINE {
+            return Some(Err(format!("line longer than {MAX_LINE} bytes (1 MiB) ignored")));
         }
         Some(Ok(String::from_utf8_lossy(&buf).into_owned()))
     }
@@ -117,6 +118,22 @@ mod tests {
         let got = lines(&input);
         assert_eq!(got.len(), 2);
         assert!(got[0].is_err());
+        assert_eq!(got[1], Ok("isready".into()));
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_read() {
+        for ending in [&b"\n"[..], b"\r\n", b""] {
+            let mut input = vec![b'x'; MAX_LINE];
+            input.extend_from_slice(ending);
+            let got = lines(&input);
+            assert_eq!(got.len(), 1);
+            assert_eq!(got[0].as_ref().map(String::len), Ok(MAX_LINE), "ending {ending:?}");
+        }
+        let mut input = vec![b'x'; MAX_LINE + 1];
+        input.extend_from_slice(b"\r\nisready\n");
+        let got = lines(&input);
+        assert_eq!(got[0], Err("line longer than 1048576 bytes (1 MiB) ignored".to_string()));
         assert_eq!(got[1], Ok("isready".into()));
     }
 }

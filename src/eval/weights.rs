@@ -549,12 +549,7 @@ impl Weights {
 
     /// Reads the weight file at `path`; the error names the path.
     pub fn read(path: &std::path::Path) -> Result<Weights, String> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            // "No such file or directory", without the " (os error 2)" that follows it.
-            let text = e.to_string();
-            let text = text.find(" (os error ").map_or(text.as_str(), |end| &text[..end]).to_string();
-            format!("{}: {text}", path.display())
-        })?;
+        let bytes = crate::quote::read_file(path)?;
         Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 

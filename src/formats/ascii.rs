@@ -96,7 +96,7 @@ pub fn parse_ascii_board(text: &str) -> Result<Position, ParsePositionError> {
     let side = side.unwrap_or(Color::Black);
     match squares.len() {
         16 | 36 | 64 => parse_squares(&squares, side),
-        found => Err(ParsePositionError::Length { found: found + 1 }),
+        found => Err(ParsePositionError::Length { text: None, squares: found, side: true }),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::engine::LineSource;
 use crate::formats::ggf::{Clock as GgfClock, GgfGame};
 use crate::formats::spaced_moves;
 use crate::protocol::Protocol;
+use crate::quote::io_text;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::collections::VecDeque;
 use std::fmt;
@@ -62,15 +63,6 @@ fn shorten(line: &str) -> String {
         s.push('…');
     }
     s.escape_debug().to_string()
-}
-
-/// An I/O error as a person reads it: `No such file or directory`, without `(os error 2)`.
-fn io_text(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => text[..at].to_string(),
-        _ => text,
-    }
 }
 
 /// A duration in seconds to the millisecond, for messages.

@@ -98,12 +98,7 @@ pub enum ReadWthorError {
 impl fmt::Display for ReadWthorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadWthorError::Io { path, error } => {
-                // "No such file or directory", without the " (os error 2)" that follows it.
-                let text = error.to_string();
-                let text = text.find(" (os error ").map_or(text.as_str(), |end| &text[..end]);
-                write!(f, "{}: {text}", path.display())
-            }
+            ReadWthorError::Io { path, error } => write!(f, "{}: {}", path.display(), crate::quote::io_text(error)),
             ReadWthorError::Broken { path, error } => write!(f, "{}: not a WTHOR file: {error}", path.display()),
             ReadWthorError::NoGames { path } => {
                 write!(f, "{}: no WTHOR game there (expected WTH_*.wtb files)", path.display())
