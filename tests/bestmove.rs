@@ -133,3 +133,60 @@ fn multipv_refuses_what_it_cannot_do() {
     let over = format!("{} O", "X".repeat(64));
     assert_eq!(magpie(&["bestmove", "--fen", &over, "--multipv", "all"]), "none -64.00 exact\n");
 }
+
+/// The four first moves are one move in four mirrors: Magpie plays and shows f5, as players,
+/// books and GUIs write it, from its book and from its search, in every protocol; the book's
+/// randomness still draws the others.
+#[test]
+fn the_start_is_answered_f5_as_players_write_it() {
+    let first_word = |text: String| text.split_whitespace().next().unwrap_or_default().to_string();
+    assert_eq!(first_word(magpie(&["bestmove"])), "f5", "from the book");
+    assert_eq!(first_word(magpie(&["bestmove", "--no-book", "--depth", "8"])), "f5", "from the search");
+    // Every move scored: f5 first, its three images beside it with its score.
+    let text = magpie(&["bestmove", "--no-book", "--depth", "8", "--multipv", "all"]);
+    let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0].0, "f5");
+    let mut moves: Vec<&str> = lines.iter().map(|l| l.0).collect();
+    moves.sort_unstable();
+    assert_eq!(moves, ["c4", "d3", "e6", "f5"]);
+    assert!(lines.iter().all(|l| l.1 == lines[0].1), "one score: {text}");
+    // The principal variations are the mirror images of f5's.
+    let answer = json(&["bestmove", "--no-book", "--depth", "4", "--multipv", "all"]);
+    let pv = |mv: &str| -> Vec<String> {
+        let lines = answer["lines"].as_array().unwrap();
+        let line = lines.iter().find(|l| l["move"] == mv).unwrap();
+        line["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+    };
+    // The half turn maps f5 to c4: a square (c, r) to (9 - c, 9 - r).
+    let turned: Vec<String> = pv("f5")
+        .iter()
+        .map(|m| {
+            let b = m.as_bytes();
+            format!("{}{}", (b'a' + b'h' - b[0]) as char, (b'1' + b'8' - b[1]) as char)
+        })
+        .collect();
+    assert_eq!(pv("c4"), turned);
+    // The protocols.
+    let session = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    for own_book in ["true", "false"] {
+        let ugi = session(&["--own-book", own_book], "position startpos\ngo depth 6\n");
+        assert!(ugi.ends_with("bestmove f5\n"), "{ugi}");
+        let gtp = session(&["--own-book", own_book, "--protocol", "gtp"], "clear_board\ngenmove b\n");
+        assert!(gtp.contains("= F5"), "{gtp}");
+    }
+    // Randomness draws among the four.
+    let drawn: std::collections::BTreeSet<String> = (1..=16)
+        .map(|seed| first_word(magpie(&["bestmove", "--book-randomness", "0.5", "--book-seed", &seed.to_string()])))
+        .collect();
+    assert!(drawn.len() > 1 && drawn.iter().all(|m| ["c4", "d3", "e6", "f5"].contains(&m.as_str())), "{drawn:?}");
+}

@@ -181,3 +181,32 @@ fn bad_books_and_arguments_are_refused_with_one_line() {
     // The good book is unchanged by all of it.
     assert_eq!(std::fs::read(&good).unwrap(), bytes);
 }
+
+/// The reading verbs read the built-in book when no file is given (or `<default>`), and `show`
+/// takes a position as moves or as a FEN.
+#[test]
+fn the_built_in_book_can_be_read() {
+    let start = stdout(&magpie(&["book", "show"]));
+    assert!(start.starts_with("the start: Black to move, value "), "{start}");
+    assert!(start.lines().nth(1).is_some_and(|l| l.starts_with("best line: f5")), "{start}");
+    assert_eq!(start.lines().nth(2).map(|l| &l[..2]), Some("f5"), "f5 first of the four equal moves: {start}");
+    assert_eq!(stdout(&magpie(&["book", "show", "<default>"])), start);
+    let perpendicular = stdout(&magpie(&["book", "show", "--moves", "f5d6"]));
+    assert!(perpendicular.starts_with("f5d6 (Perpendicular Opening): Black to move"), "{perpendicular}");
+    // The same position as a FEN, and as a FEN then moves.
+    let fen = "---------------------------OX------XO--------------------------- X";
+    let after = |fen_moves: &[&str]| stdout(&magpie(&[&["book", "show", "--fen", fen], fen_moves].concat()));
+    let from_fen = after(&["--moves", "f5d6"]);
+    assert!(from_fen.starts_with(&format!("{fen} then f5d6 (Perpendicular Opening): Black to move")), "{from_fen}");
+    assert_eq!(from_fen.lines().skip(1).collect::<Vec<_>>(), perpendicular.lines().skip(1).collect::<Vec<_>>());
+    let stats = stdout(&magpie(&["book", "stats"]));
+    assert!(stats.starts_with("the built-in book: ") && stats.contains(" positions, "), "{stats}");
+    assert!(stats.contains("the start: ") && stats.contains("best line f5"), "{stats}");
+    let exported = stdout(&magpie(&["book", "export"]));
+    let positions = stats.split(": ").nth(1).and_then(|s| s.split(' ').next()).unwrap();
+    assert_eq!(exported.lines().filter(|l| !l.starts_with('#')).count().to_string(), positions);
+    // A bad position is refused naming it.
+    let out = magpie(&["book", "show", "--fen", "XO X"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --fen: position 'XO X'"));
+}

@@ -87,9 +87,105 @@ pub fn canonical(player: u64, opponent: u64) -> (u64, u64, u8) {
     best
 }
 
+/// The symmetries other than the identity that map the position (the side to move's discs
+/// `player`, the other side's `opponent`) onto itself, as a set: bit `s` for symmetry `s`. Empty
+/// for most positions; the start position has three (the two diagonals and the half turn).
+pub fn self_symmetries(player: u64, opponent: u64) -> u8 {
+    let (pv, ov) = (views(player), views(opponent));
+    (1..8).filter(|&s| pv[s] == player && ov[s] == opponent).fold(0, |set, s| set | 1 << s)
+}
+
+/// The move of a class of moves that a position's symmetries make equivalent that Magpie plays
+/// and shows: the conventional image, the one furthest right (the highest column), then lowest
+/// (the highest row). Of the start's d3, c4, f5 and e6 it is f5, as players, books and GUIs
+/// write the first move.
+pub fn conventional_square(symmetries: u8, square: u8) -> u8 {
+    let key = |q: u8| (q % 8, q / 8);
+    (1..8u8)
+        .filter(|s| symmetries & 1 << s != 0)
+        .map(|s| symmetric_square(s, square))
+        .fold(square, |best, q| if key(q) > key(best) { q } else { best })
+}
+
+/// Of the squares of `moves`, one of each class that the symmetries of the position (`player`,
+/// `opponent`) make equivalent: the conventional image of the class's squares in `moves` (see
+/// [`conventional_square`]); every move when the position has no symmetry.
+pub fn conventional_moves(player: u64, opponent: u64, moves: u64) -> u64 {
+    let symmetries = self_symmetries(player, opponent);
+    if symmetries == 0 {
+        return moves;
+    }
+    let key = |q: u8| (q % 8, q / 8);
+    let mut kept = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let square = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let beaten = (1..8u8)
+            .filter(|s| symmetries & 1 << s != 0)
+            .map(|s| symmetric_square(s, square))
+            .any(|q| moves & 1 << q != 0 && key(q) > key(square));
+        if !beaten {
+            kept |= 1 << square;
+        }
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_start_has_three_symmetries_and_f5_is_its_conventional_move() {
+        let (black, white) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let symmetries = self_symmetries(black, white);
+        assert_eq!(symmetries.count_ones(), 3, "{symmetries:b}");
+        let square = |name: &str| {
+            let b = name.as_bytes();
+            (b[1] - b'1') * 8 + (b[0] - b'a')
+        };
+        let moves = ["d3", "c4", "f5", "e6"].iter().fold(0u64, |m, s| m | 1 << square(s));
+        assert_eq!(conventional_moves(black, white, moves), 1 << square("f5"));
+        for first in ["d3", "c4", "e6", "f5"] {
+            assert_eq!(conventional_square(symmetries, square(first)), square("f5"), "{first}");
+        }
+        // Without f5 (a book that asks for the best move it does not hold), e6 stands for the rest.
+        assert_eq!(conventional_moves(black, white, moves & !(1 << square("f5"))), 1 << square("e6"));
+        // After f5 no symmetry is left: every move is its own class.
+        let (after_white, after_black) = (0x0000_0000_0800_0000u64, 0x0000_0030_1000_0000u64);
+        assert_eq!(self_symmetries(after_white, after_black), 0);
+        assert_eq!(conventional_moves(after_white, after_black, 0xff), 0xff);
+    }
+
+    #[test]
+    fn a_class_keeps_one_move_whatever_its_symmetries() {
+        let mut rng = crate::rng::Rng::new(12);
+        for _ in 0..200 {
+            // A position symmetric under a random symmetry: random boards closed under it.
+            let s = 1 + rng.below(7) as u8;
+            let closed = |mut x: u64| {
+                for _ in 0..4 {
+                    x |= image(s, x);
+                }
+                x
+            };
+            let player = closed(rng.next_u64() & rng.next_u64() & rng.next_u64());
+            let opponent = closed(rng.next_u64() & rng.next_u64() & rng.next_u64()) & !player;
+            let symmetries = self_symmetries(player, opponent);
+            assert!(symmetries & 1 << s != 0);
+            let empty = !(player | opponent);
+            let kept = conventional_moves(player, opponent, empty);
+            for q in (0..64u8).filter(|q| empty & 1 << q != 0) {
+                let mut class: Vec<u8> =
+                    (0..8u8).filter(|t| *t == 0 || symmetries & 1 << t != 0).map(|t| symmetric_square(t, q)).collect();
+                class.sort_unstable();
+                class.dedup();
+                let in_class = class.iter().filter(|c| kept & 1 << **c != 0).count();
+                assert_eq!(in_class, 1, "one kept of {class:?}");
+            }
+        }
+    }
 
     #[test]
     fn views_match_the_square_map() {

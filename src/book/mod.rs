@@ -19,7 +19,7 @@ pub mod file;
 pub mod grow;
 pub mod names;
 
-use crate::board::symmetry::{canonical, image, inverse, symmetric_square};
+use crate::board::symmetry::{canonical, conventional_square, image, inverse, self_symmetries, symmetric_square};
 use crate::board::{BoardSize, Move, Position, Square};
 use crate::rng::Rng;
 use std::collections::HashMap;
@@ -169,7 +169,9 @@ impl Book {
     }
 
     /// The legal moves of `pos` that the book can value, best first: the moves to positions it
-    /// holds, and the leaf. Empty when the book does not hold `pos`.
+    /// holds, and the leaf. Among moves of one value the conventional image of moves that the
+    /// position's symmetries make equivalent comes first (f5 at the start), then square order.
+    /// Empty when the book does not hold `pos`.
     pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
         let Some((entry, s)) = self.probe(pos) else { return Vec::new() };
         let mut moves = Vec::new();
@@ -183,12 +185,18 @@ impl Book {
                 moves.push(BookMove { square, value: i32::from(entry.leaf_value), source: MoveSource::Leaf });
             }
         }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        // Of moves of one value, the conventional image of a class of equivalent moves first (f5
+        // of the start's four), then square order.
+        let symmetries = self_symmetries(pos.player(), pos.opponent());
+        moves.sort_by_key(|m| {
+            let index = m.square.index() as u8;
+            (std::cmp::Reverse(m.value), conventional_square(symmetries, index) != index)
+        });
         moves
     }
 
     /// A book move for `pos`, or `None` when the book does not hold it. With `randomness` 0 the
-    /// best move (the first of the best in square order); otherwise a move drawn evenly among
+    /// best move (the first of [`Book::moves`]: f5 at the start); otherwise a move drawn evenly among
     /// those within `randomness` centi-discs of the best. The leaf counts as a move: it is the
     /// search's best outside the book.
     pub fn choose(&self, pos: &Position, randomness: i32, rng: &mut Rng) -> Option<BookMove> {

@@ -1,17 +1,17 @@
 //! `magpie book`'s verbs and their options.
 
 use super::numbers::count;
-use super::shared::{hash_parser, output_file, selectivity_parser, threads_parser};
+use super::shared::{hash_parser, output_file, selectivity_parser, start_position, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::board::{Game, Move, Position};
-use crate::book::Book;
 use crate::book::grow::{Deviation, ScoreSettings};
+use crate::book::{Book, default_book};
 use crate::engine::book::read_book;
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::ggf::parse_ggf_games;
 use crate::formats::move_list::parse_moves;
 use crate::shard::Shard;
-use crate::tools::book::{BookRequest, Scoring};
+use crate::tools::book::{BookName, BookRequest, Scoring};
 use crate::train::fit_eval;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
@@ -84,16 +84,19 @@ enum BookVerb {
     },
     /// Show a position's moves with their values.
     Show {
-        /// The book file.
-        book: PathBuf,
-        /// The moves from the start, e.g. f5d6c3.
+        /// The book file, or <default> [default: the book built into the binary].
+        book: Option<PathBuf>,
+        /// The position: the squares (64 of X, O, -) then X or O [default: the start].
+        #[arg(long, alias = "position", allow_hyphen_values = true)]
+        fen: Option<String>,
+        /// Moves to play from the position first, e.g. f5d6c3.
         #[arg(long, default_value = "")]
         moves: String,
     },
     /// Count a book's positions by discs played and by depth.
     Stats {
-        /// The book file.
-        book: PathBuf,
+        /// The book file, or <default> [default: the book built into the binary].
+        book: Option<PathBuf>,
     },
     /// Join books into one: a position in several keeps its deepest score.
     Merge {
@@ -106,8 +109,8 @@ enum BookVerb {
     },
     /// Write a book's text form (one position a line; see docs/book.md).
     Export {
-        /// The book file.
-        book: PathBuf,
+        /// The book file, or <default> [default: the book built into the binary].
+        book: Option<PathBuf>,
         /// The text file to write [default: standard output].
         #[arg(long)]
         out: Option<PathBuf>,
@@ -184,9 +187,20 @@ impl ScoringArgs {
     }
 }
 
-/// A book file that must exist and be whole.
+/// A book file that must exist and be whole; `<default>` is the built-in book.
 fn existing(path: &Path) -> Result<Book, CliError> {
+    if path.as_os_str() == "<default>" {
+        return Ok((*default_book()).clone());
+    }
     read_book(path).map_err(CliError)
+}
+
+/// The book a reading verb reads: the file given, else the built-in book; with the name to show.
+fn readable(path: Option<PathBuf>) -> Result<(Book, BookName), CliError> {
+    match path.filter(|p| p.as_os_str() != "<default>") {
+        Some(path) => Ok((existing(&path)?, BookName::File(path))),
+        None => Ok(((*default_book()).clone(), BookName::BuiltIn)),
+    }
 }
 
 /// The games of one file: GGF, WTHOR (.wtb, or a folder of them), or move lists.
@@ -275,14 +289,19 @@ impl BookArgs {
                 scoring: scoring.resolve(engine)?,
                 count: count as usize,
             },
-            BookVerb::Show { book, moves } => {
+            BookVerb::Show { book, fen, moves } => {
+                let start = start_position(fen.as_deref(), None, "--fen")?;
                 let line = parse_moves(&moves).map_err(|e| CliError(format!("--moves: {e}")))?;
-                let mut game = Game::new(Position::initial());
+                let mut game = Game::new(start);
                 game.play_all(&line)
                     .map_err(|(i, e)| CliError(format!("--moves: move {} ({}): {e}", i + 1, line[i])))?;
-                BookRequest::Show { book: existing(&book)?, position: *game.position(), line }
+                let start = fen.is_some().then_some(start);
+                BookRequest::Show { book: readable(book)?.0, start, position: *game.position(), line }
             }
-            BookVerb::Stats { book } => BookRequest::Stats { book: existing(&book)?, path: book },
+            BookVerb::Stats { book } => {
+                let (book, name) = readable(book)?;
+                BookRequest::Stats { book, name }
+            }
             BookVerb::Merge { out, books } => {
                 let out = output_file("--out", out)?;
                 let books = books.iter().map(|b| existing(b)).collect::<Result<Vec<_>, _>>()?;
@@ -290,7 +309,7 @@ impl BookArgs {
             }
             BookVerb::Export { book, out } => {
                 let out = out.map(|o| output_file("--out", o)).transpose()?;
-                BookRequest::Export { book: existing(&book)?, out }
+                BookRequest::Export { book: readable(book)?.0, out }
             }
             BookVerb::Verify { book, positions, extra_depth, seed, scoring } => BookRequest::Verify {
                 book: existing(&book)?,

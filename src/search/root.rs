@@ -18,10 +18,11 @@
 
 use super::ordering::ordered_moves;
 use super::tt::NO_MOVE;
-use super::worker::{Worker, disc_window, to_centi_discs};
+use super::worker::{PASS, Worker, disc_window, to_centi_discs};
 use super::{
     Bound, Deadlines, INFINITY, SearchControl, SearchInfo, SearchRequest, SearchResult, SolveSteps, unsearched,
 };
+use crate::board::symmetry::{conventional_moves, self_symmetries, symmetric_square};
 use crate::board::{Move, Position, Square, hash_discs};
 use crate::eval::WIPEOUT;
 use std::time::Instant;
@@ -105,6 +106,26 @@ struct RootMove {
     pv: Vec<u8>,
 }
 
+/// The root moves as their lines are reported: each followed by its twins among `twins`, the
+/// moves the root's `symmetries` map it to, each with its score and its line seen through the
+/// symmetry.
+fn with_twins(root_moves: &[RootMove], twins: u64, symmetries: u8) -> Vec<RootMove> {
+    let mut lines = Vec::with_capacity(root_moves.len() + twins.count_ones() as usize);
+    let mut left = twins;
+    for m in root_moves {
+        lines.push(m.clone());
+        for s in (1..8u8).filter(|s| symmetries & 1 << s != 0) {
+            let twin = symmetric_square(s, m.square);
+            if left & 1 << twin != 0 {
+                left &= !(1 << twin);
+                let pv = m.pv.iter().map(|&c| if c == PASS { c } else { symmetric_square(s, c) }).collect();
+                lines.push(RootMove { square: twin, pv, ..m.clone() });
+            }
+        }
+    }
+    lines
+}
+
 /// The depth of the iteration after `depth`, for a root with `empties` empty squares, up to
 /// `max_depth`.
 pub fn next_depth(depth: u32, empties: u32, max_depth: u32) -> u32 {
@@ -128,7 +149,13 @@ impl Worker {
         let hint = self.tt.probe(hash_discs(player, opponent, root.size())).map_or(NO_MOVE, |e| e.best);
         let legal = root.legal_moves().0;
         let moves = if legal & !request.excluded != 0 { legal & !request.excluded } else { legal };
-        let mut ordered = ordered_moves(player, opponent, moves, self.layout, hint);
+        // A move that the root's symmetries make an image of another is worth the same: only the
+        // conventional image of each class is searched (f5 of the start's four), and the others
+        // are reported beside it.
+        let symmetries = self_symmetries(player, opponent);
+        let searched = conventional_moves(player, opponent, moves);
+        let twins = moves & !searched;
+        let mut ordered = ordered_moves(player, opponent, searched, self.layout, hint);
         let mut root_moves: Vec<RootMove> = (0..ordered.len())
             .map(|i| {
                 let square = ordered.pick(i).square;
@@ -136,6 +163,8 @@ impl Worker {
             })
             .collect();
         let lines = request.multi_pv.clamp(1, root_moves.len());
+        // The lines reported, the searched moves' twins among them.
+        let wanted = request.multi_pv.clamp(1, moves.count_ones() as usize);
         let empties = root.empty_count();
         let max_depth = request.max_depth.max(1);
         // The selectivity levels of the solves still to come, the exact one last.
@@ -200,7 +229,7 @@ impl Worker {
                 nodes,
                 time: request.start.elapsed(),
                 pv: m.pv.iter().map(|&c| decode(c)).collect(),
-                multipv: (lines > 1).then_some(rank as u32),
+                multipv: (wanted > 1).then_some(rank as u32),
                 hashfull: 0,
                 selectivity: if solving {
                     (cut != 0).then_some(cut)
@@ -219,7 +248,7 @@ impl Worker {
             root_moves.sort_by_key(|m| (-m.score, m.bound != Bound::Exact));
             root_moves.insert(0, best_move);
             if self.id == 0 {
-                for (rank, m) in root_moves.iter().take(lines).enumerate() {
+                for (rank, m) in with_twins(&root_moves, twins, symmetries).iter().take(wanted).enumerate() {
                     on_iteration(&info(m, rank + 1, self.nodes));
                 }
             }

@@ -35,6 +35,15 @@ pub struct Scoring {
     pub progress: bool,
 }
 
+/// Which book a reading verb reads, as its output names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookName {
+    /// A book file.
+    File(PathBuf),
+    /// The book built into the binary.
+    BuiltIn,
+}
+
 /// One `magpie book` verb, checked.
 #[derive(Clone, Debug)]
 pub enum BookRequest {
@@ -54,10 +63,11 @@ pub enum BookRequest {
     },
     /// Score again the shallowest positions.
     Deepen { path: PathBuf, book: Book, scoring: Scoring, count: usize },
-    /// A position's moves.
-    Show { book: Book, position: Position, line: Vec<Move> },
+    /// A position's moves: the position after `line` from `start` (`None`: the start of the
+    /// game).
+    Show { book: Book, start: Option<Position>, position: Position, line: Vec<Move> },
     /// Counts.
-    Stats { path: PathBuf, book: Book },
+    Stats { book: Book, name: BookName },
     /// Join books.
     Merge { out: PathBuf, books: Vec<Book> },
     /// The text form.
@@ -154,8 +164,8 @@ pub fn run(request: BookRequest, out: &mut dyn Write) -> io::Result<()> {
             add(&path, book, &scoring, &games, max_ply, min_games, shard, out)
         }
         BookRequest::Deepen { path, book, scoring, count } => deepen(&path, book, &scoring, count, out),
-        BookRequest::Show { book, position, line } => show(&book, &position, &line, out),
-        BookRequest::Stats { path, book } => stats(&path, &book, out),
+        BookRequest::Show { book, start, position, line } => show(&book, start.as_ref(), &position, &line, out),
+        BookRequest::Stats { book, name } => stats(&name, &book, out),
         BookRequest::Merge { out: path, books } => {
             let mut merged = Book::new();
             let mut added = Vec::new();
@@ -386,9 +396,15 @@ fn depth_text(depth: u8) -> String {
     if depth >= EXACT_DEPTH { "exact".into() } else { depth.to_string() }
 }
 
-/// `book show`: the position after `line`, its value and its moves with their values.
-fn show(book: &Book, pos: &Position, line: &[Move], out: &mut dyn Write) -> io::Result<()> {
-    let shown = if line.is_empty() { "the start".to_string() } else { compact_moves(line) };
+/// `book show`: the position after `line` (from `start`, else from the start of the game), its
+/// value and its moves with their values.
+fn show(book: &Book, start: Option<&Position>, pos: &Position, line: &[Move], out: &mut dyn Write) -> io::Result<()> {
+    let shown = match (start, line.is_empty()) {
+        (None, true) => "the start".to_string(),
+        (None, false) => compact_moves(line),
+        (Some(start), true) => start.to_string(),
+        (Some(start), false) => format!("{start} then {}", compact_moves(line)),
+    };
     let name = name_of(pos).map(|n| format!(" ({n})")).unwrap_or_default();
     let held = if pos.must_pass() && !pos.is_game_over() { pos.pass() } else { *pos };
     let Some((entry, _)) = book.probe(&held) else {
@@ -416,7 +432,7 @@ fn show(book: &Book, pos: &Position, line: &[Move], out: &mut dyn Write) -> io::
 }
 
 /// `book stats`: positions by discs played, depths, leaves, size.
-fn stats(path: &Path, book: &Book, out: &mut dyn Write) -> io::Result<()> {
+fn stats(name: &BookName, book: &Book, out: &mut dyn Write) -> io::Result<()> {
     let mut by_ply = [0usize; 61];
     let mut depths = std::collections::BTreeMap::new();
     let (mut leaves, mut games) = (0usize, 0u64);
@@ -426,8 +442,11 @@ fn stats(path: &Path, book: &Book, out: &mut dyn Write) -> io::Result<()> {
         leaves += usize::from(entry.leaf != NO_LEAF);
         games += u64::from(entry.games);
     }
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    writeln!(out, "{}: {} positions, {size} bytes", path.display(), book.len())?;
+    let (shown, size) = match name {
+        BookName::File(path) => (path.display().to_string(), std::fs::metadata(path).map_or(0, |m| m.len())),
+        BookName::BuiltIn => ("the built-in book".to_string(), crate::book::DEFAULT_BOOK.len() as u64),
+    };
+    writeln!(out, "{shown}: {} positions, {size} bytes", book.len())?;
     let plies: Vec<String> =
         by_ply.iter().enumerate().filter(|(_, n)| **n > 0).map(|(p, n)| format!("{p}:{n}")).collect();
     writeln!(out, "positions by discs played: {}", plies.join(" "))?;
@@ -475,12 +494,12 @@ mod tests {
         let book = Book::load(&path).unwrap();
         assert!(book.len() > 3);
         let mut shown = Vec::new();
-        show(&book, &Position::initial(), &[], &mut shown).unwrap();
+        show(&book, None, &Position::initial(), &[], &mut shown).unwrap();
         let shown = String::from_utf8(shown).unwrap();
         assert!(shown.starts_with("the start: Black to move, value "), "{shown}");
         assert_eq!(shown.lines().filter(|l| l.ends_with("  book")).count(), 4, "{shown}");
         let mut counted = Vec::new();
-        stats(&path, &book, &mut counted).unwrap();
+        stats(&BookName::File(path.clone()), &book, &mut counted).unwrap();
         let counted = String::from_utf8(counted).unwrap();
         assert!(counted.contains(&format!("{} positions", book.len())), "{counted}");
         std::fs::remove_dir_all(&dir).unwrap();
