@@ -159,13 +159,25 @@ fn the_picture_is_well_formed_with_a_point_per_move() {
         .collect();
     assert_eq!(points, rows.len(), "{table}");
     assert!(points >= 58);
-    // Every mistake and blunder of the table is ringed.
-    let marked = rows.iter().filter(|cells| cells.contains(&"mistake") || cells.contains(&"blunder")).count();
-    let rings = doc
+    // Every inaccuracy, mistake and blunder the table counts is ringed, by its class.
+    for class in ["inaccuracy", "mistake", "blunder"] {
+        let counted = rows.iter().filter(|cells| cells.contains(&class)).count();
+        let rings =
+            doc.descendants().filter(|n| n.has_tag_name("circle") && n.attribute("class") == Some(class)).count();
+        assert_eq!(rings, counted, "{class}: {table}");
+    }
+    assert!(rows.iter().any(|cells| cells.contains(&"inaccuracy")), "the game has an inaccuracy: {table}");
+    // The score axis: four ticks each side of 0, evenly spaced, the largest value within them.
+    let ticks: Vec<f64> = doc
         .descendants()
-        .filter(|n| n.has_tag_name("circle") && matches!(n.attribute("class"), Some("mistake" | "blunder")))
-        .count();
-    assert_eq!(rings, marked);
+        .filter(|n| n.attribute("class") == Some("tick"))
+        .map(|n| n.text().unwrap().replace('+', "").parse().unwrap())
+        .collect();
+    assert_eq!(ticks.len(), 9, "{ticks:?}");
+    let step = ticks[1] - ticks[0];
+    assert!(step > 0.0 && ticks.windows(2).all(|w| w[1] - w[0] == step) && ticks[4] == 0.0, "{ticks:?}");
+    // The game stays close: a tick every few discs, not only at -8, 0 and +8.
+    assert!(step <= 4.0, "{ticks:?}");
 }
 
 #[test]

@@ -88,9 +88,10 @@ impl Class {
         }
     }
 
-    /// Whether the picture marks and labels moves of this class.
+    /// Whether the picture marks and labels moves of this class: those the table counts,
+    /// inaccuracies and worse.
     pub fn is_marked(self) -> bool {
-        self >= Class::Mistake
+        self >= Class::Inaccuracy
     }
 }
 
@@ -218,7 +219,7 @@ impl MoveAnalysis {
         Class::of(self.loss())
     }
 
-    /// Whether the picture marks the move: a mistake or worse that a player chose.
+    /// Whether the picture marks the move: an inaccuracy or worse that a player chose.
     pub fn is_marked(&self) -> bool {
         !self.given && self.class().is_marked()
     }
@@ -482,7 +483,7 @@ mod tests {
         use Class::*;
         assert_eq!(classes, [Best, Good, Good, Inaccuracy, Inaccuracy, Mistake, Mistake, Blunder, Blunder]);
         assert!(Class::ALL.iter().enumerate().all(|(i, c)| *c as usize == i));
-        assert_eq!(Class::ALL.iter().filter(|c| c.is_marked()).count(), 2);
+        assert_eq!(Class::ALL.iter().filter(|c| c.is_marked()).count(), 3);
     }
 
     #[test]

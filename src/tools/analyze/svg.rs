@@ -1,8 +1,10 @@
 //! The picture of a game's score (`magpie analyze --svg FILE`): the value after each move from
 //! Black's side, as NBoard draws it, one point per move (filled for Black's moves, open for
 //! White's; hover one for its numbers), the exactly solved part of the game shaded, and every
-//! mistake and blunder ringed and labelled with its move and loss. SVG is text: written here
-//! without a library.
+//! inaccuracy, mistake and blunder the table counts ringed and labelled with its move and loss
+//! (where there is room for the label, the worst first). The score axis has four ticks each side
+//! of 0, every 2 discs for a game that stays within 8. SVG is text: written here without a
+//! library.
 
 use super::{Analysis, Class, MoveAnalysis, report::result_text};
 use crate::board::Color;
@@ -75,6 +77,24 @@ impl Box {
     }
 }
 
+/// The score axis for scores up to `largest` discs either way: its bound and the step of its
+/// ticks, four ticks each side of 0 (every 2 discs for a close game, every 16 for a wipeout).
+fn score_axis(largest: f64) -> (f64, f64) {
+    const BOUNDS: [f64; 7] = [4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0];
+    let bound = BOUNDS.iter().copied().find(|&b| largest <= b).unwrap_or(64.0);
+    (bound, bound / 4.0)
+}
+
+/// The colour of a marked move's ring and label: blue, orange and red, as analysis boards show
+/// inaccuracies, mistakes and blunders (and told apart by colour-blind readers too).
+fn ring_colour(class: Class) -> &'static str {
+    match class {
+        Class::Blunder => "#d62728",
+        Class::Mistake => "#ff8c00",
+        _ => "#3b8fd0",
+    }
+}
+
 /// The label of a marked move: `23. c4 -7.3`.
 fn label(m: &MoveAnalysis) -> String {
     format!("{}. {} \u{2212}{:.1}", m.number, m.played, f64::from(m.loss()) / 100.0)
@@ -86,8 +106,7 @@ pub fn render(analysis: &Analysis) -> String {
     let last = moves.last().map_or(0, |m| m.number);
     let scale_moves = (analysis.start.empty_count() as usize).max(last).max(1) as f64;
     let largest = moves.iter().map(|m| (f64::from(m.black_value) / 100.0).abs()).fold(0.0, f64::max);
-    let step = if largest > 32.0 { 16.0 } else { 8.0 };
-    let discs = ((largest / step).ceil() * step).clamp(step, 64.0);
+    let (discs, step) = score_axis(largest);
     let scale = Scale { moves: scale_moves, discs };
     let mut svg = String::new();
     let _ = writeln!(
@@ -140,7 +159,12 @@ pub fn render(analysis: &Analysis) -> String {
             scale.x(scale_moves)
         );
         let text = if d == 0.0 { "0".to_string() } else { format!("{d:+}") };
-        let _ = writeln!(svg, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{text}</text>"#, LEFT - 6.0, y + 4.0);
+        let _ = writeln!(
+            svg,
+            r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{text}</text>"#,
+            LEFT - 6.0,
+            y + 4.0
+        );
         d += step;
     }
     for n in (0..=scale_moves as usize).step_by(10) {
@@ -207,12 +231,16 @@ pub fn render(analysis: &Analysis) -> String {
             placed.push(Box::around(x0 + t * (x1 - x0), y0 + t * (y1 - y0), 1.5));
         }
     }
-    for m in moves.iter().filter(|m| m.is_marked()) {
+    // The worst first, so that they have the first choice of place for their labels.
+    let mut marked: Vec<&MoveAnalysis> = moves.iter().filter(|m| m.is_marked()).collect();
+    marked.sort_by_key(|m| std::cmp::Reverse(m.class()));
+    for m in marked {
         let (x, y) = (scale.x(m.number as f64), scale.y(f64::from(m.black_value) / 100.0));
-        let ring = if m.class() == Class::Blunder { "#d62728" } else { "#ff8c00" };
+        let ring = ring_colour(m.class());
+        let (r, width) = if m.class() == Class::Inaccuracy { (6.5, 1.5) } else { (8.0, 2.0) };
         let _ = writeln!(
             svg,
-            r#"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="8" fill="none" stroke="{ring}" stroke-width="2"/>"#,
+            r#"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="{r}" fill="none" stroke="{ring}" stroke-width="{width}"/>"#,
             m.class().name()
         );
         let text = label(m);
@@ -233,30 +261,43 @@ pub fn render(analysis: &Analysis) -> String {
         let Some(spot) = spot else { continue };
         let _ = writeln!(
             svg,
-            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{ring}" font-weight="bold">{}</text>"#,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{ring}" font-weight="{}">{}</text>"#,
             spot.bottom - 2.0,
+            if m.class() == Class::Inaccuracy { "normal" } else { "bold" },
             escape(&text)
         );
         placed.push(spot);
     }
     // The legend.
     let ly = HEIGHT - 8.0;
-    let lx = WIDTH - RIGHT - 470.0;
-    let _ = writeln!(
-        svg,
-        r##"<g class="legend"><circle cx="{lx}" cy="{:.1}" r="3.5" fill="#000" stroke="#000"/><text x="{:.1}" y="{ly}">Black's move</text><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#fff" stroke="#000"/><text x="{:.1}" y="{ly}">White's move</text><circle cx="{:.1}" cy="{:.1}" r="7" fill="none" stroke="#ff8c00" stroke-width="2"/><text x="{:.1}" y="{ly}">mistake (4 to 8 discs)</text><circle cx="{:.1}" cy="{:.1}" r="7" fill="none" stroke="#d62728" stroke-width="2"/><text x="{:.1}" y="{ly}">blunder (8 or more)</text></g>"##,
-        ly - 4.0,
-        lx + 8.0,
-        lx + 100.0,
-        ly - 4.0,
-        lx + 108.0,
-        lx + 205.0,
-        ly - 4.0,
-        lx + 216.0,
-        lx + 355.0,
-        ly - 4.0,
-        lx + 366.0
-    );
+    let mut lx = WIDTH - RIGHT - 650.0;
+    let mut legend = String::from(r#"<g class="legend">"#);
+    for (fill, text) in [("#000", "Black's move"), ("#fff", "White's move")] {
+        let _ = write!(
+            legend,
+            r##"<circle cx="{lx:.1}" cy="{:.1}" r="3.5" fill="{fill}" stroke="#000"/><text x="{:.1}" y="{ly}">{text}</text>"##,
+            ly - 4.0,
+            lx + 8.0
+        );
+        lx += 100.0;
+    }
+    for (class, text, room) in [
+        (Class::Inaccuracy, "inaccuracy (2 to 4 discs)", 170.0),
+        (Class::Mistake, "mistake (4 to 8)", 125.0),
+        (Class::Blunder, "blunder (8 or more)", 0.0),
+    ] {
+        let _ = write!(
+            legend,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="7" fill="none" stroke="{}" stroke-width="2"/><text x="{:.1}" y="{ly}">{text}</text>"#,
+            lx + 5.0,
+            ly - 4.0,
+            ring_colour(class),
+            lx + 16.0
+        );
+        lx += room;
+    }
+    legend.push_str("</g>");
+    let _ = writeln!(svg, "{legend}");
     svg.push_str("</svg>\n");
     svg
 }
@@ -269,6 +310,16 @@ pub fn write(path: &Path, analysis: &Analysis) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_score_axis_has_four_ticks_each_side() {
+        assert_eq!(score_axis(0.0), (4.0, 1.0));
+        assert_eq!(score_axis(3.5), (4.0, 1.0));
+        assert_eq!(score_axis(6.0), (8.0, 2.0));
+        assert_eq!(score_axis(8.0), (8.0, 2.0));
+        assert_eq!(score_axis(20.0), (24.0, 6.0));
+        assert_eq!(score_axis(64.0), (64.0, 16.0));
+    }
 
     #[test]
     fn text_is_escaped_for_xml() {
