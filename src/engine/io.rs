@@ -7,24 +7,41 @@ use std::io::{BufRead, Write};
 /// error (a whole GGF game is a few kilobytes).
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Reads lines from a byte stream.
+/// The next line of some input, as [`LineSource::next_line`] gives it.
+pub type NextLine = Box<dyn FnMut() -> Option<Result<String, String>> + Send>;
+
+/// Reads lines from a byte stream, or from a source that gives whole lines (a line editor).
 pub struct LineSource {
-    reader: Box<dyn BufRead + Send>,
+    input: Input,
+}
+
+enum Input {
+    Bytes(Box<dyn BufRead + Send>),
+    Lines(NextLine),
 }
 
 impl LineSource {
     /// Lines from `reader`.
     pub fn new(reader: Box<dyn BufRead + Send>) -> LineSource {
-        LineSource { reader }
+        LineSource { input: Input::Bytes(reader) }
+    }
+
+    /// Lines as `next_line` gives them (already cut, checked and without their line ending).
+    pub fn from_fn(next_line: NextLine) -> LineSource {
+        LineSource { input: Input::Lines(next_line) }
     }
 
     /// The next line without its line ending, `Some(Err(..))` for a line that is too long, `None`
     /// at the end of input (or on a read error, which ends input just the same).
     pub fn next_line(&mut self) -> Option<Result<String, String>> {
+        let reader = match &mut self.input {
+            Input::Bytes(reader) => reader,
+            Input::Lines(next_line) => return next_line(),
+        };
         let mut buf = Vec::new();
         let mut too_long = false;
         loop {
-            let chunk = match self.reader.fill_buf() {
+            let chunk = match reader.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
@@ -48,7 +65,7 @@ impl LineSource {
             } else {
                 too_long = true;
             }
-            self.reader.consume(taken);
+            reader.consume(taken);
             if done {
                 break;
             }

@@ -9,6 +9,7 @@
 //! The protocol is recognised from the first line ([`Protocol::detect`]) or forced on the command
 //! line; [`run_stdio`] makes that choice and runs the engine loop with the chosen front end.
 
+pub mod console;
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;
@@ -55,6 +56,13 @@ const GTP_OPENERS: [&str; 16] = [
 ];
 
 impl Protocol {
+    /// The protocol a session at a terminal opening with `line` speaks: as [`Protocol::detect`],
+    /// but `play` and `undo`, which are also the console's commands, are Magpie's own.
+    pub fn detect_at_terminal(line: &str) -> Protocol {
+        let first = first_word(line).to_ascii_lowercase();
+        if ["play", "undo"].contains(&first.as_str()) { Protocol::Ugi } else { Protocol::detect(line) }
+    }
+
     /// The protocol a session opening with `line` speaks: `nboard …` is NBoard; a GTP command
     /// (possibly after a numeric id, or a `#` comment) is GTP; anything else is Magpie's own.
     pub fn detect(line: &str) -> Protocol {
@@ -101,18 +109,23 @@ impl FromStr for Protocol {
 
 /// Runs the engine on stdin and stdout until `quit` or the end of input, speaking `protocol`
 /// (recognised from the first line that is not blank when `None`). A person at a terminal is
-/// greeted on stderr. The transposition table is allocated first: if it cannot be, nothing is read
-/// and the error is returned.
+/// greeted on stderr and, unless a protocol was given, plays in the console ([`console`]); where
+/// both streams are the terminal, lines are read with editing and history. The transposition
+/// table is allocated first: if it cannot be, nothing is read and the error is returned.
 pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) -> Result<(), AllocError> {
     let table = allocate_table(&settings)?;
-    if std::io::stdin().is_terminal() {
+    let terminal = std::io::stdin().is_terminal();
+    if terminal {
         eprintln!(
-            "Magpie {}, an Othello engine. Type help for the commands (or start with nboard, or a GTP command).",
+            "Magpie {}, an Othello engine. Type help for the commands: play f5, go, undo, d, quit \
+             (or start with nboard, or a GTP command).",
             env!("CARGO_PKG_VERSION")
         );
     }
-    let mut lines = LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin())));
-    let out = Output::new(Box::new(std::io::stdout()));
+    let edited = (terminal && std::io::stdout().is_terminal()).then(console::terminal).flatten();
+    let (mut lines, out) = edited.unwrap_or_else(|| {
+        (LineSource::new(Box::new(std::io::BufReader::new(std::io::stdin()))), Output::new(Box::new(std::io::stdout())))
+    });
     let first = loop {
         match lines.next_line() {
             Some(Ok(line)) if line.trim().is_empty() => continue,
@@ -121,12 +134,15 @@ pub fn run_stdio(protocol: Option<Protocol>, settings: Settings) -> Result<(), A
     };
     // A first line too long to read tells nothing about the protocol, but still gets its error.
     let detected = match &first {
+        Some(Ok(line)) if terminal => Protocol::detect_at_terminal(line),
         Some(Ok(line)) => Protocol::detect(line),
         _ => Protocol::Ugi,
     };
+    let console = terminal && protocol.is_none() && detected == Protocol::Ugi;
     let protocol = protocol.unwrap_or(detected);
-    log::info!("speaking {protocol}");
+    log::info!("speaking {protocol}{}", if console { " in the console" } else { "" });
     match protocol {
+        Protocol::Ugi if console => run(console::Console::default(), first, lines, out, settings, table),
         Protocol::Ugi => run(Ugi::default(), first, lines, out, settings, table),
         Protocol::Nboard => run(Nboard::default(), first, lines, out, settings, table),
         Protocol::Gtp => run(Gtp::default(), first, lines, out, settings, table),

@@ -56,6 +56,22 @@ pub enum Command {
     Perft(u32),
     /// `help`: the commands, one line each.
     Help,
+    /// A command of the console, the protocol as a person at a terminal types it
+    /// ([`crate::protocol::console`]); never parsed from a pipe.
+    Console(ConsoleCommand),
+}
+
+/// The console's own commands, for a person playing a game at the terminal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConsoleCommand {
+    /// `play <moves>`: play these moves on the board (`play f5`, `play f5d6c3`).
+    Play(Vec<Move>),
+    /// `undo [n]`: take back the last n moves (1 by default).
+    Undo(u32),
+    /// `redo [n]`: play again the last n moves taken back.
+    Redo(u32),
+    /// `new`: a new game from the start position.
+    New,
 }
 
 /// The parameters of `go`, in milliseconds where they are times.

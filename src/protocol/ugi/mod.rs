@@ -8,7 +8,7 @@
 pub mod command;
 pub mod reply;
 
-pub use command::{Command, GoParams, MAX_PERFT, Query, parse};
+pub use command::{Command, ConsoleCommand, GoParams, MAX_PERFT, Query, parse};
 pub use reply::Reply;
 
 use crate::board::{BoardSize, Color, Game, Move, Position};
@@ -110,6 +110,14 @@ pub struct Ugi {
     eof: bool,
     /// The clock of the last `go` that gave one, to measure the client's latency.
     last_clock: Option<ClockReading>,
+    /// Whether a person at a terminal is playing ([`crate::protocol::console`]): `go` then plays
+    /// its answer on the board, and `play`, `undo`, `redo` and `new` are understood.
+    console: bool,
+    /// The moves taken back by `undo`, last taken back last; each entry one move with the passes
+    /// that came before it.
+    redo: Vec<Vec<Move>>,
+    /// Whether the answer now owed is to be played on the board (a console's `go`).
+    play_answer: bool,
 }
 
 impl Default for Ugi {
@@ -121,11 +129,19 @@ impl Default for Ugi {
             queue: VecDeque::new(),
             eof: false,
             last_clock: None,
+            console: false,
+            redo: Vec::new(),
+            play_answer: false,
         }
     }
 }
 
 impl Ugi {
+    /// The front end of the console: the protocol as a person plays it at a terminal.
+    pub fn console() -> Ugi {
+        Ugi { console: true, ..Ugi::default() }
+    }
+
     fn send(ctx: &mut Context, reply: Reply) {
         ctx.line(&reply.to_string());
     }
@@ -214,7 +230,10 @@ impl Ugi {
     fn set_position(&mut self, start: Option<Position>, moves: &[Move], ctx: &mut Context) {
         let mut game = Game::new(start.unwrap_or(Position::start(self.board_size)));
         match game.play_all(moves) {
-            Ok(()) => self.game = game,
+            Ok(()) => {
+                self.game = game;
+                self.redo.clear();
+            }
             Err((index, e)) => Ugi::error(ctx, format!("position: move {} ({}): {e}", index + 1, moves[index])),
         }
     }
@@ -375,12 +394,78 @@ impl Ugi {
         self.best_move(Some(result.best), ctx);
     }
 
-    /// Writes `bestmove`, and notes when for the clock's lag.
+    /// Writes `bestmove`, and notes when for the clock's lag. A console's `go` then plays the
+    /// move on the board and shows it.
     fn best_move(&mut self, answer: Option<Move>, ctx: &mut Context) {
         Ugi::send(ctx, Reply::BestMove(answer));
         if let Some(reading) = &mut self.last_clock {
             reading.answered.get_or_insert_with(Instant::now);
         }
+        if std::mem::take(&mut self.play_answer)
+            && let Some(mv) = answer
+        {
+            match self.game.play(mv) {
+                Ok(()) => {
+                    self.redo.clear();
+                    self.display(ctx);
+                }
+                Err(e) => Ugi::error(ctx, format!("go: {e}")),
+            }
+        }
+    }
+
+    /// A console command: the board changed by a person, then shown.
+    fn console_command(&mut self, command: ConsoleCommand, ctx: &mut Context) {
+        match command {
+            ConsoleCommand::Play(moves) => {
+                let mut game = self.game.clone();
+                if let Err((i, e)) = game.play_all(&moves) {
+                    return Ugi::error(ctx, format!("play: move {} ({}): {e}", i + 1, moves[i]));
+                }
+                self.game = game;
+                self.redo.clear();
+            }
+            ConsoleCommand::Undo(n) => {
+                let mut undone = 0;
+                while undone < n {
+                    // One move, and the passes played after it.
+                    let mut taken = Vec::new();
+                    while let Some(mv) = self.game.undo() {
+                        taken.insert(0, mv);
+                        if mv != Move::Pass {
+                            break;
+                        }
+                    }
+                    if taken.is_empty() {
+                        break;
+                    }
+                    self.redo.push(taken);
+                    undone += 1;
+                }
+                if undone == 0 {
+                    return Ugi::error(ctx, "undo: no move to take back");
+                }
+            }
+            ConsoleCommand::Redo(n) => {
+                if self.redo.is_empty() {
+                    return Ugi::error(ctx, "redo: no move taken back to play again");
+                }
+                for _ in 0..n {
+                    let Some(moves) = self.redo.pop() else { break };
+                    if let Err((i, e)) = self.game.play_all(&moves) {
+                        self.redo.clear();
+                        return Ugi::error(ctx, format!("redo: move {} ({}): {e}", i + 1, moves[i]));
+                    }
+                }
+            }
+            ConsoleCommand::New => {
+                self.game = Game::new(Position::start(self.board_size));
+                self.last_clock = None;
+                self.redo.clear();
+                ctx.new_game();
+            }
+        }
+        self.display(ctx);
     }
 
     /// A `go` gives the mover's clock: compared with the reading of its previous move, it reveals
@@ -493,10 +578,14 @@ impl Ugi {
             Command::NewGame => {
                 self.game = Game::new(Position::start(self.board_size));
                 self.last_clock = None;
+                self.redo.clear();
                 ctx.new_game();
             }
             Command::Position { start, moves } => self.set_position(start, &moves, ctx),
-            Command::Go(go) => self.go(&go, received, stopped, ctx),
+            Command::Go(go) => {
+                self.play_answer = self.console && !go.infinite;
+                self.go(&go, received, stopped, ctx);
+            }
             Command::Stop => self.stop(ctx),
             Command::Quit => return Flow::Quit,
             Command::Query(query) => self.query(query, ctx),
@@ -504,7 +593,13 @@ impl Ugi {
             Command::Moves => self.legal_moves(ctx),
             Command::Eval => self.eval(ctx),
             Command::Perft(depth) => self.perft(depth, stopped, ctx),
-            Command::Help => HELP.iter().for_each(|line| ctx.line(line)),
+            Command::Help => {
+                HELP.iter().for_each(|line| ctx.line(line));
+                if self.console {
+                    crate::protocol::console::HELP.iter().for_each(|line| ctx.line(line));
+                }
+            }
+            Command::Console(command) => self.console_command(command, ctx),
         }
         Flow::Continue
     }
