@@ -29,7 +29,8 @@ pub struct AnalyzeArgs {
     /// [default: the start].
     #[arg(long, alias = "position", allow_hyphen_values = true, requires = "moves")]
     fen: Option<String>,
-    /// The depth of the search of each position with more empty squares than --exact.
+    /// The depth of the search of each position with more empty squares than --exact (beyond 60:
+    /// to the end of the game).
     #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = parse_search_depth)]
     depth: u32,
     /// Search each such position for this many milliseconds instead of to --depth.

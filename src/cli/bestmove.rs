@@ -29,7 +29,7 @@ pub struct BestMoveArgs {
     /// Time to think, in milliseconds (1000 when no other limit is given).
     #[arg(long, value_name = "MS", value_parser = count::<u64>(1..=3_600_000))]
     movetime: Option<u64>,
-    /// Deepest search, in plies.
+    /// Deepest search, in plies (0 searches one ply; beyond 60, to the end of the game).
     #[arg(long, value_parser = parse_search_depth)]
     depth: Option<u32>,
     /// Node budget.

@@ -21,7 +21,8 @@ pub struct ReviewArgs {
     /// Solve the positions with this many empty squares or fewer exactly (1 to 30).
     #[arg(long, default_value_t = 22, value_parser = count::<u32>(1..=review::MAX_EXACT as u64))]
     exact: u32,
-    /// The depth of the search of the positions with more empty squares than --exact.
+    /// The depth of the search of the positions with more empty squares than --exact (beyond 60:
+    /// to the end of the game).
     #[arg(long, default_value_t = analyze::DEFAULT_DEPTH, value_parser = parse_search_depth)]
     depth: u32,
     #[command(flatten)]
