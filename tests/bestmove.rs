@@ -1,6 +1,8 @@
 //! `magpie bestmove` driven as a script would: every move scored in one call (`--multipv`), checked
 //! against separate searches of each move, and the JSON's fields, which say what a score is.
 
+mod common;
+
 use std::process::Command;
 
 /// FFO #1: 14 empties, 8 legal moves, each with its exact score in the file.
@@ -168,16 +170,7 @@ fn the_start_is_answered_f5_as_players_write_it() {
         .collect();
     assert_eq!(pv("c4"), turned);
     // The protocols.
-    let session = |args: &[&str], input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
-    };
+    let session = |args: &[&str], input: &str| String::from_utf8(common::run_with_input(args, input).stdout).unwrap();
     for own_book in ["true", "false"] {
         let ugi = session(&["--own-book", own_book], "position startpos\ngo depth 6\n");
         assert!(ugi.ends_with("bestmove f5\n"), "{ugi}");

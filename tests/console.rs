@@ -3,8 +3,7 @@
 //! keys, the terminal left as it was found); and a client reading a pipe, which gets the UGI
 //! protocol byte for byte as before the console existed.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// The pipe session of `tests/data/transcripts/ugi-pipe-console-words.*`, recorded before the
 /// console existed (commit e5d9796): the console's words sent to a pipe, where they are unknown
@@ -13,14 +12,7 @@ use std::process::{Command, Stdio};
 fn a_pipe_gets_the_ugi_protocol_byte_for_byte() {
     let input = include_str!("data/transcripts/ugi-pipe-console-words.in");
     let expected = include_str!("data/transcripts/ugi-pipe-console-words.out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_input(&[], input);
     assert!(out.status.success());
     assert!(out.stderr.is_empty(), "no greeting on a pipe: {}", String::from_utf8_lossy(&out.stderr));
     // Only what is measured differs from run to run: the speed and the time.

@@ -1,22 +1,13 @@
 //! `magpie solve` driven as a user would: Edax's problem files as they are distributed, standard
 //! input, and the suite's numbering beside the file's lines.
 
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::run_with_input as magpie_with_input;
+use std::process::{Command, Output};
 
 fn magpie(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magpie")).args(args).output().expect("the binary runs")
-}
-
-fn magpie_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {

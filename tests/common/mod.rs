@@ -331,3 +331,19 @@ pub fn skip(test: &str, why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "test {test}: SKIPPED: {why}");
 }
+
+/// Runs `magpie` with `args` and `input` on its stdin, and returns what it printed once it has
+/// exited.
+pub fn run_with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("magpie starts");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("the input is written");
+    child.wait_with_output().expect("magpie exits")
+}
