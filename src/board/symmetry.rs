@@ -107,11 +107,10 @@ pub fn conventional_square(symmetries: u8, square: u8) -> u8 {
         .fold(square, |best, q| if key(q) > key(best) { q } else { best })
 }
 
-/// Of the squares of `moves`, one of each class that the symmetries of the position (`player`,
-/// `opponent`) make equivalent: the conventional image of the class's squares in `moves` (see
-/// [`conventional_square`]); every move when the position has no symmetry.
-pub fn conventional_moves(player: u64, opponent: u64, moves: u64) -> u64 {
-    let symmetries = self_symmetries(player, opponent);
+/// Of the squares of `moves`, one of each class that a position's `symmetries` (as
+/// [`self_symmetries`] gives them) make equivalent: the conventional image of the class's squares
+/// in `moves` (see [`conventional_square`]); every move when the position has no symmetry.
+pub fn conventional_moves(symmetries: u8, moves: u64) -> u64 {
     if symmetries == 0 {
         return moves;
     }
@@ -146,16 +145,16 @@ mod tests {
             (b[1] - b'1') * 8 + (b[0] - b'a')
         };
         let moves = ["d3", "c4", "f5", "e6"].iter().fold(0u64, |m, s| m | 1 << square(s));
-        assert_eq!(conventional_moves(black, white, moves), 1 << square("f5"));
+        assert_eq!(conventional_moves(symmetries, moves), 1 << square("f5"));
         for first in ["d3", "c4", "e6", "f5"] {
             assert_eq!(conventional_square(symmetries, square(first)), square("f5"), "{first}");
         }
         // Without f5 (a book that asks for the best move it does not hold), e6 stands for the rest.
-        assert_eq!(conventional_moves(black, white, moves & !(1 << square("f5"))), 1 << square("e6"));
+        assert_eq!(conventional_moves(symmetries, moves & !(1 << square("f5"))), 1 << square("e6"));
         // After f5 no symmetry is left: every move is its own class.
         let (after_white, after_black) = (0x0000_0000_0800_0000u64, 0x0000_0030_1000_0000u64);
         assert_eq!(self_symmetries(after_white, after_black), 0);
-        assert_eq!(conventional_moves(after_white, after_black, 0xff), 0xff);
+        assert_eq!(conventional_moves(0, 0xff), 0xff);
     }
 
     #[test]
@@ -175,7 +174,7 @@ mod tests {
             let symmetries = self_symmetries(player, opponent);
             assert!(symmetries & 1 << s != 0);
             let empty = !(player | opponent);
-            let kept = conventional_moves(player, opponent, empty);
+            let kept = conventional_moves(symmetries, empty);
             for q in (0..64u8).filter(|q| empty & 1 << q != 0) {
                 let mut class: Vec<u8> =
                     (0..8u8).filter(|t| *t == 0 || symmetries & 1 << t != 0).map(|t| symmetric_square(t, q)).collect();

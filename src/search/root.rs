@@ -153,7 +153,7 @@ impl Worker {
         // conventional image of each class is searched (f5 of the start's four), and the others
         // are reported beside it.
         let symmetries = self_symmetries(player, opponent);
-        let searched = conventional_moves(player, opponent, moves);
+        let searched = conventional_moves(symmetries, moves);
         let twins = moves & !searched;
         let mut ordered = ordered_moves(player, opponent, searched, self.layout, hint);
         let mut root_moves: Vec<RootMove> = (0..ordered.len())
