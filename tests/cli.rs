@@ -348,6 +348,20 @@ fn each_subcommand_shows_only_its_options() {
             ],
         ),
         (
+            "accuracy",
+            &[
+                "--depth",
+                "--selectivity",
+                "--eval",
+                "--weights",
+                "--threads",
+                "--hash",
+                "--first",
+                "--json",
+                "--no-progress",
+            ],
+        ),
+        (
             "review",
             &[
                 "--from",

@@ -95,5 +95,5 @@ fn bad_input_on_stdin_is_refused_naming_the_line() {
     assert!(err.starts_with("error: <stdin> line 2: ") && err.contains("a1"), "{err}");
     let out = magpie_with_input(&["solve", "-", "--no-progress"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("<stdin>: no position to solve"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("<stdin>: no position in it"));
 }

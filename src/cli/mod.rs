@@ -11,6 +11,7 @@
 //! stderr naming the bad value or file; 1 when a run fails in another way (a write error) or a check
 //! fails (`solve`: an answer disagrees with the file). Nothing here panics on bad input.
 
+mod accuracy;
 mod analyze;
 mod bench;
 mod bestmove;
@@ -79,6 +80,7 @@ enum Command {
     Bestmove(bestmove::BestMoveArgs),
     Bench(bench::BenchArgs),
     Solve(solve::SolveArgs),
+    Accuracy(accuracy::AccuracyArgs),
     Review(review::ReviewArgs),
     Analyze(analyze::AnalyzeArgs),
     Match(matches::MatchArgs),
@@ -138,6 +140,8 @@ pub enum Request {
     Book(Box<tools::book::BookRequest>),
     /// Solve a test suite.
     Solve(SolveRequest),
+    /// Measure depth-limited searches against exact scores.
+    Accuracy(Box<tools::accuracy::AccuracyRequest>),
     /// Review the endgames of recorded games.
     Review(ReviewRequest),
     /// Judge every move of one game.
@@ -162,6 +166,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Bestmove(_) => "bestmove",
         Command::Bench(_) => "bench",
         Command::Solve(_) => "solve",
+        Command::Accuracy(_) => "accuracy",
         Command::Review(_) => "review",
         Command::Analyze(_) => "analyze",
         Command::Match(_) => "match",
@@ -234,6 +239,7 @@ where
         Command::Bestmove(args) => args.request(&engine),
         Command::Bench(args) => args.request(&engine),
         Command::Solve(args) => args.request(&engine),
+        Command::Accuracy(args) => args.request(&engine),
         Command::Review(args) => args.request(&engine),
         Command::Analyze(args) => args.request(&engine),
         Command::Match(args) => args.request(&engine),
@@ -339,6 +345,9 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
             if tools::solve::run(&request, &mut stdout)?.disagreed > 0 {
                 return Err(Failure::Check);
             }
+        }
+        Request::Accuracy(request) => {
+            tools::accuracy::run(&request, &mut stdout)?;
         }
         Request::Review(request) => {
             tools::review::run(&request, &mut stdout)?;

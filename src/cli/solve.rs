@@ -3,7 +3,7 @@
 use super::numbers::count;
 use super::shared::{Solver, SolverArgs, read_input_or_stdin};
 use super::{CliError, EngineArgs, Request};
-use crate::formats::parse_obf_file;
+use crate::formats::{ObfLine, parse_obf_file};
 use crate::tools::solve::SolveRequest;
 use std::path::{Path, PathBuf};
 
@@ -36,15 +36,26 @@ pub struct SolveArgs {
     no_progress: bool,
 }
 
+/// A test suite: its positions, each with its line in the file, and the number of its first
+/// position in the suite, when known.
+pub(super) type Suite = (Vec<(usize, ObfLine)>, Option<usize>);
+
+/// The suite of `file` (`-`: standard input), its first number `first` or else from the file's
+/// name. A file that cannot be read, a bad line (named) or a file with no position is refused.
+pub(super) fn read_suite(file: &Path, first: Option<u64>) -> Result<Suite, CliError> {
+    let (name, bytes) = read_input_or_stdin(file)?;
+    let text = String::from_utf8(bytes).map_err(|_| CliError(format!("{name}: not an OBF text file")))?;
+    let positions = parse_obf_file(&text).map_err(|(line, e)| CliError(format!("{name} line {line}: {e}")))?;
+    if positions.is_empty() {
+        return Err(CliError(format!("{name}: no position in it (an OBF file has one position a line)")));
+    }
+    let first = first.map(|n| n as usize).or_else(|| suite_first_number(file, positions.len()));
+    Ok((positions, first))
+}
+
 impl SolveArgs {
     pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
-        let (name, bytes) = read_input_or_stdin(&self.file)?;
-        let text = String::from_utf8(bytes).map_err(|_| CliError(format!("{name}: not an OBF text file")))?;
-        let positions = parse_obf_file(&text).map_err(|(line, e)| CliError(format!("{name} line {line}: {e}")))?;
-        if positions.is_empty() {
-            return Err(CliError(format!("{name}: no position to solve (an OBF file has one position a line)")));
-        }
-        let first = self.first.map(|n| n as usize).or_else(|| suite_first_number(&self.file, positions.len()));
+        let (positions, first) = read_suite(&self.file, self.first)?;
         let Solver { eval, selectivity, hash_mib, threads } = self.solver.resolve(engine)?;
         Ok(Request::Solve(SolveRequest {
             positions,
