@@ -134,3 +134,49 @@ fn a_small_training_run_learns_and_the_engine_uses_it() {
     let lines = e.until("bestmove");
     assert!(lines.iter().any(|l| l.starts_with("info depth 7 ") && l.contains(" selectivity 5 ")), "{lines:?}");
 }
+
+/// `magpie train-network` on a small self-play file: a network file the evaluation reads, a fit
+/// resumed from its checkpoint that ends where one run ends, and bad arguments refused.
+#[test]
+fn a_network_is_fitted_resumed_and_read() {
+    use magpie::eval::network::Network;
+    let dir = TempDir::new("train-network");
+    let data = dir.join("data.bin").display().to_string();
+    let args = ["--games", "40", "--depth", "2", "--exact-empties", "10", "--threads", "2", "--no-progress"];
+    magpie(&[&["datagen", "--out", &data][..], &args[..]].concat());
+    let fit = |out: &str, epochs: &str, checkpoint: Option<&str>| {
+        let mut args = vec!["train-network", &data, "--out", out, "--epochs", epochs, "--batch", "512"];
+        args.extend(["--threads", "2", "--no-progress"]);
+        if let Some(path) = checkpoint {
+            args.extend(["--checkpoint", path]);
+        }
+        magpie(&args)
+    };
+    let straight = dir.join("straight.bin").display().to_string();
+    let report = fit(&straight, "3", None);
+    assert!(report.contains("held out by the built-in pattern weights: "), "{report}");
+    assert!(report.contains("epoch   3: ") && report.contains("wrote "), "{report}");
+    let net = Network::read(std::path::Path::new(&straight)).expect("the network file reads");
+    assert!(net.evaluate(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).is_finite());
+    // Two epochs, then the same command resumed to three, through the checkpoint.
+    let checkpoint = dir.join("fit.ckpt").display().to_string();
+    let resumed = dir.join("resumed.bin").display().to_string();
+    fit(&resumed, "2", Some(&checkpoint));
+    let report = fit(&resumed, "3", Some(&checkpoint));
+    assert!(report.contains("resuming from ") && report.contains("after epoch 2"), "{report}");
+    assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&straight).unwrap(), "one fit either way");
+    // Bad arguments and files, one line each.
+    for (bad, words) in [
+        (vec!["--learning-rate", "0"], "--learning-rate 0"),
+        (vec!["--decay", "1.5"], "--decay 1.5"),
+        (vec!["--start", &data], "not a Magpie network file"),
+        (vec!["--checkpoint", &data], "not a Magpie network checkpoint"),
+    ] {
+        let mut args = vec!["train-network", &data, "--out", &resumed, "--epochs", "1", "--no-progress"];
+        args.extend(bad.iter().copied());
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(err.contains(words) && err.lines().count() == 1, "{args:?}: {err}");
+    }
+}

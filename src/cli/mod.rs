@@ -28,6 +28,7 @@ mod review;
 mod shared;
 mod solve;
 mod train;
+mod train_network;
 mod wthor_samples;
 
 pub use shared::EngineArgs;
@@ -88,6 +89,7 @@ enum Command {
     FitEval(fit_eval::FitEvalArgs),
     WthorSamples(wthor_samples::WthorSamplesArgs),
     Train(train::TrainArgs),
+    TrainNetwork(train_network::TrainNetworkArgs),
     Probcut(probcut::ProbCutArgs),
     Datagen(datagen::DatagenArgs),
     Relabel(relabel::RelabelArgs),
@@ -130,6 +132,8 @@ pub enum Request {
     WthorSamples(Box<WthorSamplesRequest>),
     /// Fit the pattern weights.
     Train(TrainRequest),
+    /// Fit the network evaluation.
+    TrainNetwork(Box<crate::train::network::NetworkTrainRequest>),
     /// Fit Multi-ProbCut.
     ProbCut(Box<ProbCutRequest>),
     /// Write training samples from self-play.
@@ -174,6 +178,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::FitEval(_) => "fit-eval",
         Command::WthorSamples(_) => "wthor-samples",
         Command::Train(_) => "train",
+        Command::TrainNetwork(_) => "train-network",
         Command::Probcut(_) => "probcut",
         Command::Datagen(_) => "datagen",
         Command::Relabel(_) => "relabel",
@@ -247,6 +252,7 @@ where
         Command::FitEval(args) => args.request(&engine),
         Command::WthorSamples(args) => args.request(&engine),
         Command::Train(args) => args.request(&engine),
+        Command::TrainNetwork(args) => args.request(&engine),
         Command::Probcut(args) => args.request(&engine),
         Command::Datagen(args) => args.request(&engine),
         Command::Relabel(args) => args.request(&engine),
@@ -368,6 +374,9 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
         Request::WthorSamples(request) => crate::train::wthor_samples::run(&request, &mut stdout)?,
         Request::Train(request) => {
             crate::train::patterns::run(&request, &mut stdout)?;
+        }
+        Request::TrainNetwork(request) => {
+            crate::train::network::run(&request, &mut stdout)?;
         }
         Request::ProbCut(request) => {
             crate::train::probcut::run(&request, &mut stdout)?;

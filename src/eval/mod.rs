@@ -7,6 +7,7 @@
 pub mod classic;
 pub mod features;
 pub mod heuristic;
+pub mod network;
 pub mod pattern;
 pub mod weights;
 

@@ -1,0 +1,88 @@
+//! `magpie train-network`'s options.
+
+use super::numbers::count;
+use super::shared::{cores, output_file, threads_parser};
+use super::{CliError, EngineArgs, Request};
+use crate::engine::settings::MAX_THREADS;
+use crate::eval::network::Network;
+use crate::train::network::NetworkTrainRequest;
+use std::path::PathBuf;
+
+/// Fit the network evaluation to training samples and write a network file.
+#[derive(clap::Args, Debug)]
+pub struct TrainNetworkArgs {
+    /// Sample files (from `magpie datagen`, `magpie wthor-samples` or `magpie relabel`).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write (the best network on the held-out records).
+    #[arg(long)]
+    out: PathBuf,
+    /// The fit's state, written after each epoch; a fit that finds it resumes from it.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// A network file to start from [default: a random network drawn from --seed].
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
+    /// Epochs at most.
+    #[arg(long, default_value_t = 20, value_parser = count::<u32>(1..=10_000))]
+    epochs: u32,
+    /// Samples a minibatch.
+    #[arg(long, default_value_t = 16384, value_parser = count::<usize>(8..=16_777_216))]
+    batch: usize,
+    /// Adam's step size at the first epoch.
+    #[arg(long, default_value_t = 0.002)]
+    learning_rate: f32,
+    /// The step size's factor from one epoch to the next.
+    #[arg(long, default_value_t = 0.85)]
+    decay: f32,
+    /// Epochs without a better held-out error before the fit stops.
+    #[arg(long, default_value_t = 3, value_parser = count::<u32>(1..=10_000))]
+    patience: u32,
+    /// Percent of each file's records, its last ones, kept out of the fit to measure the error.
+    #[arg(long, default_value_t = 10, value_parser = count::<u32>(1..=90))]
+    holdout: u32,
+    /// Seeds the initial network and the order of the samples.
+    #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
+    seed: u64,
+    /// Threads (the fit is the same for any number) [default: every core].
+    #[arg(long, value_name = "N", value_parser = threads_parser())]
+    threads: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+impl TrainNetworkArgs {
+    pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            return Err(CliError(format!(
+                "--learning-rate {}: expected a number above 0, at most 1",
+                self.learning_rate
+            )));
+        }
+        if !(self.decay.is_finite() && self.decay > 0.0 && self.decay <= 1.0) {
+            return Err(CliError(format!("--decay {}: expected a number above 0, at most 1", self.decay)));
+        }
+        let out = output_file("--out", self.out)?;
+        let checkpoint = self.checkpoint.map(|c| output_file("--checkpoint", c)).transpose()?;
+        let start = match &self.start {
+            Some(path) => Some(Network::read(path).map_err(|e| CliError(format!("--start: {e}")))?),
+            None => None,
+        };
+        Ok(Request::TrainNetwork(Box::new(NetworkTrainRequest {
+            data: self.data,
+            holdout_percent: self.holdout,
+            out,
+            checkpoint,
+            start,
+            epochs: self.epochs,
+            batch: self.batch,
+            learning_rate: self.learning_rate,
+            decay: self.decay,
+            patience: self.patience,
+            seed: self.seed,
+            threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
+            progress: !self.no_progress,
+        })))
+    }
+}

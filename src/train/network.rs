@@ -1,0 +1,667 @@
+//! `magpie train-network`: fits the network evaluation ([`crate::eval::network`]) to training
+//! samples, on the CPU.
+//!
+//! The loss is the mean squared error in discs. Minibatches of `--batch` samples, drawn in an
+//! order shuffled anew each epoch from `--seed`, are each split into [`PARTS`] fixed parts whose
+//! gradients the threads compute apart and which are summed in the parts' order: the fit is the
+//! same for any number of threads. Adam moves the weights, lazily for the transformer (only the rows
+//! a batch read, with the moments of those rows), with the learning rate multiplied by `--decay`
+//! after each epoch. The last `--holdout` percent of each file (whole games, as the files are
+//! written) are kept out of the fit; their error after each epoch decides the network kept, the
+//! best, and stops the fit after `--patience` epochs without a better one. With `--checkpoint
+//! FILE` the state (the network, the best one, Adam's moments, the epoch) is written after each
+//! epoch and a fit that finds the file resumes from it, to the same result as one run.
+
+use crate::eval::network::{Forward, HIDDEN, Network, STAGES, activation, rows};
+use crate::eval::pattern::FEATURES;
+use crate::formats::samples::Sample;
+use crate::rng::Rng;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The parts a minibatch is split into; each has its own gradient, summed in order.
+pub const PARTS: usize = 8;
+
+/// What `magpie train-network` is asked.
+#[derive(Clone, Debug)]
+pub struct NetworkTrainRequest {
+    /// The sample files.
+    pub data: Vec<PathBuf>,
+    /// Percent of each file's last records held out.
+    pub holdout_percent: u32,
+    /// Where to write the network.
+    pub out: PathBuf,
+    /// The state to resume from and to write after each epoch.
+    pub checkpoint: Option<PathBuf>,
+    /// The network to start from, rather than a random one.
+    pub start: Option<Network>,
+    /// Epochs at most.
+    pub epochs: u32,
+    /// Samples a minibatch.
+    pub batch: usize,
+    /// Adam's step size at the first epoch.
+    pub learning_rate: f32,
+    /// The step size's factor from one epoch to the next.
+    pub decay: f32,
+    /// Epochs without a better held-out error before the fit stops.
+    pub patience: u32,
+    /// Seeds the initial network and the order of the samples.
+    pub seed: u64,
+    /// Threads.
+    pub threads: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// Adam's constants.
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// The gradient of one part of a minibatch, or their sum: the transformer's rows dense, with the
+/// rows touched listed so that only they are read and cleared.
+struct Gradient {
+    transformer: Vec<f32>,
+    touched: Vec<u32>,
+    marked: Vec<bool>,
+    bias: [f32; HIDDEN],
+    readout: Vec<f32>,
+    readout_bias: Vec<f32>,
+    /// Sum of the squared errors of the part's samples.
+    loss: f64,
+}
+
+impl Gradient {
+    fn new() -> Gradient {
+        let rows = rows().count();
+        Gradient {
+            transformer: vec![0.0; rows * HIDDEN],
+            touched: Vec::new(),
+            marked: vec![false; rows],
+            bias: [0.0; HIDDEN],
+            readout: vec![0.0; STAGES * HIDDEN],
+            readout_bias: vec![0.0; STAGES],
+            loss: 0.0,
+        }
+    }
+
+    /// Adds the gradient of the squared error of one sample, scaled by `scale` (2 / batch size).
+    fn add_sample(&mut self, net: &Network, rows: &[u32; FEATURES], empties: u32, target: f32, scale: f32) {
+        let Forward { accumulator, value } = net.forward(rows, empties);
+        let error = value - target;
+        self.loss += f64::from(error) * f64::from(error);
+        let d_value = scale * error;
+        let stage = (empties as usize).min(STAGES - 1);
+        self.readout_bias[stage] += d_value;
+        let readout = &net.readout[stage * HIDDEN..(stage + 1) * HIDDEN];
+        let mut d_accumulator = [0f32; HIDDEN];
+        for h in 0..HIDDEN {
+            self.readout[stage * HIDDEN + h] += d_value * activation(accumulator[h]);
+            // The clipped ReLU passes the gradient only inside its range.
+            if accumulator[h] > 0.0 && accumulator[h] < 1.0 {
+                d_accumulator[h] = d_value * readout[h];
+            }
+        }
+        if d_accumulator.iter().all(|&d| d == 0.0) {
+            return;
+        }
+        for (b, d) in self.bias.iter_mut().zip(&d_accumulator) {
+            *b += d;
+        }
+        for &row in rows {
+            if !self.marked[row as usize] {
+                self.marked[row as usize] = true;
+                self.touched.push(row);
+            }
+            let start = row as usize * HIDDEN;
+            for (g, d) in self.transformer[start..start + HIDDEN].iter_mut().zip(&d_accumulator) {
+                *g += d;
+            }
+        }
+    }
+
+    /// Adds `other` into this one.
+    fn absorb(&mut self, other: &Gradient) {
+        for &row in &other.touched {
+            if !self.marked[row as usize] {
+                self.marked[row as usize] = true;
+                self.touched.push(row);
+            }
+            let start = row as usize * HIDDEN;
+            for h in start..start + HIDDEN {
+                self.transformer[h] += other.transformer[h];
+            }
+        }
+        for (a, b) in self.bias.iter_mut().zip(&other.bias) {
+            *a += b;
+        }
+        for (a, b) in self.readout.iter_mut().zip(&other.readout) {
+            *a += b;
+        }
+        for (a, b) in self.readout_bias.iter_mut().zip(&other.readout_bias) {
+            *a += b;
+        }
+        self.loss += other.loss;
+    }
+
+    /// Back to zero, clearing only what was touched.
+    fn clear(&mut self) {
+        for &row in &self.touched {
+            self.marked[row as usize] = false;
+            let start = row as usize * HIDDEN;
+            self.transformer[start..start + HIDDEN].fill(0.0);
+        }
+        self.touched.clear();
+        self.bias = [0.0; HIDDEN];
+        self.readout.fill(0.0);
+        self.readout_bias.fill(0.0);
+        self.loss = 0.0;
+    }
+}
+
+/// Adam's moments: a network's shape for each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moments {
+    /// The first moment.
+    pub mean: Network,
+    /// The second moment.
+    pub variance: Network,
+}
+
+/// One Adam step on the weights a parameter and its gradient give.
+#[inline]
+fn adam(w: &mut f32, m: &mut f32, v: &mut f32, g: f32, rate: f32) {
+    *m = BETA1 * *m + (1.0 - BETA1) * g;
+    *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+    *w -= rate * *m / (v.sqrt() + EPSILON);
+}
+
+impl Moments {
+    fn zeros() -> Moments {
+        Moments { mean: Network::zeros(), variance: Network::zeros() }
+    }
+
+    /// Moves `net` by `gradient`, at step `step` (from 1) with step size `rate`.
+    fn step(&mut self, net: &mut Network, gradient: &Gradient, step: u64, rate: f32) {
+        // The bias corrections folded into the step size.
+        let t = step as i32;
+        let rate = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+        for &row in &gradient.touched {
+            let start = row as usize * HIDDEN;
+            for i in start..start + HIDDEN {
+                let (m, v) = (&mut self.mean.transformer[i], &mut self.variance.transformer[i]);
+                adam(&mut net.transformer[i], m, v, gradient.transformer[i], rate);
+            }
+        }
+        for h in 0..HIDDEN {
+            adam(&mut net.bias[h], &mut self.mean.bias[h], &mut self.variance.bias[h], gradient.bias[h], rate);
+        }
+        for i in 0..net.readout.len() {
+            let (m, v) = (&mut self.mean.readout[i], &mut self.variance.readout[i]);
+            adam(&mut net.readout[i], m, v, gradient.readout[i], rate);
+        }
+        for i in 0..net.readout_bias.len() {
+            let (m, v) = (&mut self.mean.readout_bias[i], &mut self.variance.readout_bias[i]);
+            adam(&mut net.readout_bias[i], m, v, gradient.readout_bias[i], rate);
+        }
+    }
+}
+
+/// A fit's state between epochs, as the checkpoint keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The network being fitted.
+    pub net: Network,
+    /// The network of the best held-out error so far.
+    pub best: Network,
+    /// Adam's moments.
+    pub moments: Moments,
+    /// Epochs done.
+    pub epochs: u32,
+    /// Adam steps done.
+    pub steps: u64,
+    /// The best held-out mean squared error so far (infinite before the first epoch).
+    pub best_error: f64,
+    /// Epochs since the best one.
+    pub stale: u32,
+}
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"MAGPIENC";
+
+impl State {
+    fn start(net: Network) -> State {
+        State {
+            best: net.clone(),
+            net,
+            moments: Moments::zeros(),
+            epochs: 0,
+            steps: 0,
+            best_error: f64::INFINITY,
+            stale: 0,
+        }
+    }
+
+    /// The checkpoint's bytes: the magic, then the four networks as network files, each after its
+    /// length, then the counters.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = CHECKPOINT_MAGIC.to_vec();
+        for net in [&self.net, &self.best, &self.moments.mean, &self.moments.variance] {
+            let bytes = net.to_bytes();
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(&bytes);
+        }
+        out.extend_from_slice(&self.epochs.to_le_bytes());
+        out.extend_from_slice(&self.steps.to_le_bytes());
+        out.extend_from_slice(&self.best_error.to_le_bytes());
+        out.extend_from_slice(&self.stale.to_le_bytes());
+        out
+    }
+
+    /// The state of a checkpoint's bytes, or what is wrong with them.
+    pub fn from_bytes(bytes: &[u8]) -> Result<State, String> {
+        if bytes.len() < 8 || &bytes[..8] != CHECKPOINT_MAGIC {
+            return Err("not a Magpie network checkpoint (it does not start with MAGPIENC)".to_string());
+        }
+        let mut at = 8;
+        let mut take = |n: usize| -> Result<&[u8], String> {
+            let part = bytes.get(at..at + n).ok_or_else(|| "the checkpoint is cut short".to_string())?;
+            at += n;
+            Ok(part)
+        };
+        let mut nets = Vec::new();
+        for _ in 0..4 {
+            let len = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default()) as usize;
+            nets.push(Network::from_bytes(take(len)?)?);
+        }
+        let epochs = u32::from_le_bytes(take(4)?.try_into().unwrap_or_default());
+        let steps = u64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
+        let best_error = f64::from_le_bytes(take(8)?.try_into().unwrap_or_default());
+        let stale = u32::from_le_bytes(take(4)?.try_into().unwrap_or_default());
+        if at != bytes.len() {
+            return Err("the checkpoint has bytes after its end".to_string());
+        }
+        let variance = nets.pop().unwrap_or_else(Network::zeros);
+        let mean = nets.pop().unwrap_or_else(Network::zeros);
+        let best = nets.pop().unwrap_or_else(Network::zeros);
+        let net = nets.pop().unwrap_or_else(Network::zeros);
+        Ok(State { net, best, moments: Moments { mean, variance }, epochs, steps, best_error, stale })
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that a kill leaves the old file
+/// or the new one.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+/// The mean squared and absolute errors of `net` on `samples`, in discs, on `threads` threads:
+/// summed in [`PARTS`] parts in order, so the same for any number of threads.
+pub fn errors(net: &Network, samples: &[Sample], threads: usize) -> (f64, f64) {
+    if samples.is_empty() {
+        return (0.0, 0.0);
+    }
+    let part_len = samples.len().div_ceil(PARTS);
+    let sums: Vec<Mutex<(f64, f64)>> = (0..PARTS).map(|_| Mutex::new((0.0, 0.0))).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, PARTS) {
+            scope.spawn(|| {
+                loop {
+                    let p = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(sum) = sums.get(p) else { break };
+                    let part = &samples[(p * part_len).min(samples.len())..((p + 1) * part_len).min(samples.len())];
+                    let total = part.iter().fold((0.0, 0.0), |(sq, abs), s| {
+                        let value = net.forward(&rows().of(s.player, s.opponent), s.empties()).value;
+                        let e = f64::from(value) - f64::from(s.score) / 100.0;
+                        (sq + e * e, abs + e.abs())
+                    });
+                    if let Ok(mut sum) = sum.lock() {
+                        *sum = total;
+                    }
+                }
+            });
+        }
+    });
+    let n = samples.len() as f64;
+    let (squares, absolutes) = sums
+        .into_iter()
+        .map(|sum| sum.into_inner().unwrap_or((0.0, 0.0)))
+        .fold((0.0, 0.0), |(a, b), (sq, abs)| (a + sq, b + abs));
+    (squares / n, absolutes / n)
+}
+
+/// The mean squared and absolute errors of the built-in pattern weights on `samples`, in discs:
+/// the linear model the network is to beat.
+pub fn pattern_errors(samples: &[Sample]) -> (f64, f64) {
+    let weights = crate::eval::weights::Weights::embedded();
+    let (squares, absolutes) = samples.iter().fold((0.0, 0.0), |(sq, abs), s| {
+        let e = f64::from(weights.evaluate(s.player, s.opponent) - i32::from(s.score)) / 100.0;
+        (sq + e * e, abs + e.abs())
+    });
+    let n = samples.len().max(1) as f64;
+    (squares / n, absolutes / n)
+}
+
+/// One epoch's figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Epoch {
+    /// Its number, from 1.
+    pub number: u32,
+    /// The fitted samples' mean squared error during the epoch, in discs².
+    pub train_error: f64,
+    /// The held-out samples' mean squared error after it.
+    pub held_out_error: f64,
+    /// Their mean absolute error.
+    pub held_out_abs: f64,
+    /// Whether it is the best so far.
+    pub best: bool,
+}
+
+/// Runs epochs on `fitted` from `state`, until `request.epochs` or the patience runs out; calls
+/// `after` after each epoch (to report and to write the checkpoint).
+pub fn fit(
+    request: &NetworkTrainRequest,
+    state: &mut State,
+    fitted: &[Sample],
+    held_out: &[Sample],
+    after: &mut dyn FnMut(&State, &Epoch) -> io::Result<()>,
+    tick: &dyn Fn(u64),
+) -> io::Result<()> {
+    let threads = request.threads.clamp(1, PARTS);
+    let mut parts: Vec<Mutex<Gradient>> = (0..PARTS).map(|_| Mutex::new(Gradient::new())).collect();
+    let batch = request.batch.max(PARTS);
+    while state.epochs < request.epochs && state.stale < request.patience {
+        let epoch = state.epochs + 1;
+        let rate = request.learning_rate * request.decay.powi(state.epochs as i32);
+        let mut order: Vec<u32> = (0..fitted.len() as u32).collect();
+        let mut rng = Rng::new(request.seed ^ (u64::from(epoch) << 32));
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut train_loss = 0.0;
+        for samples in order.chunks(batch) {
+            let scale = 2.0 / samples.len() as f32;
+            let part_len = samples.len().div_ceil(PARTS);
+            let next = AtomicUsize::new(0);
+            let net = &state.net;
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| {
+                        loop {
+                            let p = next.fetch_add(1, Ordering::Relaxed);
+                            if p >= PARTS {
+                                break;
+                            }
+                            let Ok(mut gradient) = parts[p].lock() else { break };
+                            let start = (p * part_len).min(samples.len());
+                            let end = ((p + 1) * part_len).min(samples.len());
+                            for &i in &samples[start..end] {
+                                let s = &fitted[i as usize];
+                                let rows = rows().of(s.player, s.opponent);
+                                gradient.add_sample(net, &rows, s.empties(), f32::from(s.score) / 100.0, scale);
+                            }
+                        }
+                    });
+                }
+            });
+            let (first, rest) = parts.split_at_mut(1);
+            let total = first[0].get_mut().map_err(|_| io::Error::other("a training thread failed"))?;
+            for part in rest.iter_mut() {
+                let part = part.get_mut().map_err(|_| io::Error::other("a training thread failed"))?;
+                total.absorb(part);
+                part.clear();
+            }
+            train_loss += total.loss;
+            state.steps += 1;
+            state.moments.step(&mut state.net, total, state.steps, rate);
+            total.clear();
+            tick(samples.len() as u64);
+        }
+        let (held_out_error, held_out_abs) = errors(&state.net, held_out, request.threads);
+        let better = held_out_error < state.best_error;
+        if better {
+            state.best = state.net.clone();
+            state.best_error = held_out_error;
+            state.stale = 0;
+        } else {
+            state.stale += 1;
+        }
+        state.epochs = epoch;
+        let report = Epoch {
+            number: epoch,
+            train_error: train_loss / fitted.len().max(1) as f64,
+            held_out_error,
+            held_out_abs,
+            best: better,
+        };
+        after(state, &report)?;
+    }
+    Ok(())
+}
+
+/// Runs the fit: reads the samples, resumes from the checkpoint if there is one, writes a line
+/// per epoch and the best network.
+pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<State> {
+    let started = Instant::now();
+    let (fitted, held_out) = super::patterns::read_samples(&request.data, request.holdout_percent)?;
+    if fitted.is_empty() || held_out.is_empty() {
+        let why = if fitted.is_empty() { "no record to fit" } else { "no record held out: raise --holdout" };
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("the sample files hold {why}")));
+    }
+    let mut state = match request.checkpoint.as_deref().filter(|p| p.exists()) {
+        Some(path) => {
+            let bytes = fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let state = State::from_bytes(&bytes)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", path.display())))?;
+            writeln!(out, "resuming from {} after epoch {}", path.display(), state.epochs)?;
+            state
+        }
+        None => State::start(request.start.clone().unwrap_or_else(|| Network::initial(request.seed))),
+    };
+    writeln!(
+        out,
+        "fitting a network of {} rows x {HIDDEN} to {} positions ({} held out), batches of {}, {} thread{}",
+        rows().count(),
+        fitted.len(),
+        held_out.len(),
+        request.batch,
+        request.threads,
+        if request.threads == 1 { "" } else { "s" }
+    )?;
+    let (pattern_error, pattern_abs) = pattern_errors(&held_out);
+    writeln!(out, "held out by the built-in pattern weights: {pattern_error:.3} discs² ({pattern_abs:.3} mean abs.)")?;
+    let left = u64::from(request.epochs.saturating_sub(state.epochs)) * fitted.len() as u64;
+    let bar = crate::progress::progress_bar(request.progress, left, "positions");
+    let mut after = |state: &State, epoch: &Epoch| -> io::Result<()> {
+        if let Some(path) = &request.checkpoint {
+            write_atomically(path, &state.to_bytes())?;
+        }
+        bar.suspend(|| {
+            writeln!(
+                out,
+                "epoch {:>3}: train {:.3} discs², held out {:.3} discs² ({:.3} mean abs.){}",
+                epoch.number,
+                epoch.train_error,
+                epoch.held_out_error,
+                epoch.held_out_abs,
+                if epoch.best { ", best" } else { "" }
+            )
+        })
+    };
+    fit(request, &mut state, &fitted, &held_out, &mut after, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    write_atomically(&request.out, &state.best.to_bytes())?;
+    writeln!(
+        out,
+        "wrote {}: held-out error {:.3} discs² after {} epochs, {:.0} s",
+        request.out.display(),
+        state.best_error,
+        state.epochs,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::formats::samples::Source;
+
+    fn random_samples(seed: u64, count: usize, teacher: &Network) -> Vec<Sample> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::initial();
+            for _ in 0..rng.below(56) {
+                let moves: Vec<_> = pos.legal_moves().iter().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+            let score = (teacher.evaluate(pos.player(), pos.opponent()) * 100.0).round().clamp(-6400.0, 6400.0);
+            out.push(Sample {
+                player: pos.player(),
+                opponent: pos.opponent(),
+                score: score as i16,
+                depth: 1,
+                source: Source::SelfPlay,
+            });
+        }
+        out
+    }
+
+    fn loss(net: &Network, samples: &[(Vec<u32>, u32, f32)]) -> f64 {
+        samples
+            .iter()
+            .map(|(rows, empties, target)| {
+                let rows: [u32; FEATURES] = rows.clone().try_into().unwrap();
+                let e = f64::from(net.forward(&rows, *empties).value - target);
+                e * e
+            })
+            .sum::<f64>()
+            / samples.len() as f64
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let mut net = Network::initial(5);
+        // Readouts and biases that keep the units inside the clip's range, where it has a slope.
+        net.readout.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 7) as f32 - 3.0) / 3.0);
+        let teacher = Network::initial(6);
+        let samples: Vec<(Vec<u32>, u32, f32)> = random_samples(7, 6, &teacher)
+            .iter()
+            .map(|s| (rows().of(s.player, s.opponent).to_vec(), s.empties(), f32::from(s.score) / 100.0 + 1.5))
+            .collect();
+        let mut gradient = Gradient::new();
+        for (r, empties, target) in &samples {
+            let r: [u32; FEATURES] = r.clone().try_into().unwrap();
+            gradient.add_sample(&net, &r, *empties, *target, 2.0 / samples.len() as f32);
+        }
+        let numeric = |net: &Network, set: &dyn Fn(&mut Network, f32)| {
+            let h = 1e-2;
+            let (mut up, mut down) = (net.clone(), net.clone());
+            set(&mut up, h);
+            set(&mut down, -h);
+            (loss(&up, &samples) - loss(&down, &samples)) / (2.0 * f64::from(h))
+        };
+        let close = |analytic: f32, numeric: f64, what: &str| {
+            let tolerance = 1e-3 + 1e-2 * numeric.abs();
+            assert!((f64::from(analytic) - numeric).abs() < tolerance, "{what}: {analytic} against {numeric}");
+        };
+        // Some rows of the transformer that the samples read, each unit.
+        for &row in gradient.touched.iter().take(5) {
+            for h in [0, 7, 15] {
+                let i = row as usize * HIDDEN + h;
+                let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
+                close(gradient.transformer[i], n, &format!("transformer row {row} unit {h}"));
+            }
+        }
+        for h in [0, 5, 15] {
+            let n = numeric(&net, &|n: &mut Network, d| n.bias[h] += d);
+            close(gradient.bias[h], n, &format!("bias {h}"));
+        }
+        let stage = samples[0].1 as usize;
+        for h in [1, 9] {
+            let i = stage * HIDDEN + h;
+            close(gradient.readout[i], numeric(&net, &|n: &mut Network, d| n.readout[i] += d), "readout");
+        }
+        close(
+            gradient.readout_bias[stage],
+            numeric(&net, &|n: &mut Network, d| n.readout_bias[stage] += d),
+            "readout bias",
+        );
+        assert!(gradient.touched.len() > 50, "the samples read many rows");
+    }
+
+    fn request(threads: usize, epochs: u32) -> NetworkTrainRequest {
+        NetworkTrainRequest {
+            data: Vec::new(),
+            holdout_percent: 10,
+            out: PathBuf::new(),
+            checkpoint: None,
+            start: None,
+            epochs,
+            batch: 256,
+            learning_rate: 0.01,
+            decay: 0.9,
+            patience: 100,
+            seed: 3,
+            threads,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn a_small_network_learns_a_known_one_and_threads_change_nothing() {
+        // The teacher: a network whose readouts are sizeable, so that its values spread.
+        let mut teacher = Network::initial(11);
+        teacher.readout.iter_mut().for_each(|w| *w *= 8.0);
+        let samples = random_samples(12, 3000, &teacher);
+        let (fitted, held_out) = samples.split_at(2700);
+        let baseline = errors(&Network::zeros(), held_out, 1).0;
+        let run = |threads| {
+            let mut state = State::start(Network::initial(request(threads, 6).seed));
+            fit(&request(threads, 6), &mut state, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+            state
+        };
+        let one = run(1);
+        assert!(one.best_error < baseline * 0.5, "held-out error {} against {baseline} for zeros", one.best_error);
+        let two = run(2);
+        assert!(one == two, "the fit is the same on two threads");
+    }
+
+    #[test]
+    fn a_fit_resumed_from_its_checkpoint_ends_as_one_run() {
+        let teacher = Network::initial(21);
+        let samples = random_samples(22, 800, &teacher);
+        let (fitted, held_out) = samples.split_at(700);
+        let mut straight = State::start(Network::initial(3));
+        fit(&request(2, 4), &mut straight, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+        let mut first = State::start(Network::initial(3));
+        fit(&request(2, 2), &mut first, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+        let mut resumed = State::from_bytes(&first.to_bytes()).unwrap();
+        assert!(resumed == first, "a checkpoint round-trips");
+        fit(&request(2, 4), &mut resumed, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+        assert!(resumed == straight, "the resumed fit ends where one run does");
+        // A damaged checkpoint is refused in one line.
+        let mut bytes = first.to_bytes();
+        bytes.truncate(bytes.len() - 3);
+        let err = State::from_bytes(&bytes).unwrap_err();
+        assert!(err.contains("cut short") && !err.contains('\n'), "{err}");
+        assert!(State::from_bytes(b"MAGPIENN").unwrap_err().contains("not a Magpie network checkpoint"));
+    }
+}
