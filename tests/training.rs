@@ -158,6 +158,35 @@ fn a_network_is_fitted_resumed_and_read() {
     assert!(report.contains("epoch   3: ") && report.contains("wrote "), "{report}");
     let net = Network::read(std::path::Path::new(&straight)).expect("the network file reads");
     assert!(net.evaluate(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).is_finite());
+    // The search reads it: `accuracy --network` names the evaluation, and its searches differ
+    // from the pattern weights' (the same positions, the same depth).
+    let suite = dir.join("hard.obf");
+    let hard: String = include_str!("data/hard-20.obf").lines().take(8).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&suite, hard).unwrap();
+    let suite = suite.display().to_string();
+    let accuracy = |extra: &[&str]| {
+        let args = [&["accuracy", &suite, "--depth", "4", "--threads", "1", "--no-progress"][..], extra].concat();
+        magpie(&args)
+    };
+    let with_network = accuracy(&["--network", &straight]);
+    assert!(with_network.contains("evaluation network,"), "{with_network}");
+    // Each position's score and move, from the JSON lines.
+    let searched = |extra: &[&str]| -> Vec<(String, String)> {
+        let out = accuracy(&[extra, &["--json"][..]].concat());
+        let lines = out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap());
+        lines.filter(|l| l["type"] == "position").map(|l| (l["score"].to_string(), l["move"].to_string())).collect()
+    };
+    let (network, patterns) = (searched(&["--network", &straight]), searched(&[]));
+    assert_eq!(network.len(), 8, "{network:?}");
+    assert_ne!(network, patterns, "the network's searches are the pattern weights'");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_magpie")).args(["accuracy", &suite, "--network", &data]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: --network: ") && err.contains("not a Magpie network file") && err.lines().count() == 1,
+        "{err}"
+    );
     // Two epochs, then the same command resumed to three, through the checkpoint.
     let checkpoint = dir.join("fit.ckpt").display().to_string();
     let resumed = dir.join("resumed.bin").display().to_string();

@@ -5,9 +5,11 @@ use super::shared::{cores, hash_parser, selectivity_parser, threads_parser};
 use super::solve::read_suite;
 use super::{CliError, EngineArgs, Request};
 use crate::engine::settings::MAX_THREADS;
+use crate::eval::network::{Network, Quantized};
 use crate::eval::{EvalKind, Evaluator};
 use crate::tools::accuracy::AccuracyRequest;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The table of each search when none is given, in MiB: the table is cleared for every position,
 /// and searches of 15 plies need no more.
@@ -32,6 +34,10 @@ pub struct AccuracyArgs {
     /// The pattern evaluation's weight file [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// A network file (from `magpie train-network`) whose values replace the pattern weights' at
+    /// the leaves (the weights still order the moves and give Multi-ProbCut its fits).
+    #[arg(long, value_name = "FILE", conflicts_with = "eval")]
+    network: Option<PathBuf>,
     /// Positions searched at once, each on one thread (the figures are the same for any number)
     /// [default: every core].
     #[arg(long, value_name = "N", value_parser = threads_parser())]
@@ -54,12 +60,19 @@ impl AccuracyArgs {
     pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
         let (positions, first) = read_suite(&self.file, self.first)?;
         let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        let eval = match &self.network {
+            Some(path) => {
+                let net = Network::read(path).map_err(|e| CliError(format!("--network: {e}")))?;
+                Evaluator::with_network(weights, Arc::new(Quantized::new(&net)))
+            }
+            None => Evaluator::with_weights(engine.eval(self.eval), weights),
+        };
         Ok(Request::Accuracy(Box::new(AccuracyRequest {
             positions,
             first,
             depth: self.depth,
             selectivity: engine.selectivity(self.selectivity),
-            eval: Evaluator::with_weights(engine.eval(self.eval), weights),
+            eval,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             hash_mib: engine.hash_mib(self.hash, DEFAULT_HASH_MIB as usize),
             json: self.json,

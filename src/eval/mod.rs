@@ -106,22 +106,67 @@ impl EvalKind {
 }
 
 /// An evaluation and the pattern weights it uses (those embedded in the binary unless others
-/// were loaded).
-#[derive(Clone, Debug)]
+/// were loaded); with a network ([`Evaluator::with_network`]), the pattern evaluation's values
+/// come from the network over the same features, while the weights still order the moves and
+/// give Multi-ProbCut its fits.
+#[derive(Clone)]
 pub struct Evaluator {
     kind: EvalKind,
     weights: Arc<Weights>,
+    network: Option<Arc<network::Quantized>>,
+}
+
+impl fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("kind", &self.kind)
+            .field("weights", &self.weights)
+            .field("network", &self.network.is_some())
+            .finish()
+    }
 }
 
 impl Evaluator {
     /// `kind` with the embedded weights.
     pub fn new(kind: EvalKind) -> Evaluator {
-        Evaluator { kind, weights: Weights::embedded() }
+        Evaluator { kind, weights: Weights::embedded(), network: None }
     }
 
     /// `kind` with `weights`.
     pub fn with_weights(kind: EvalKind, weights: Arc<Weights>) -> Evaluator {
-        Evaluator { kind, weights }
+        Evaluator { kind, weights, network: None }
+    }
+
+    /// The pattern evaluation read through `network` on the 8x8 board, with `weights` for the
+    /// move ordering and the Multi-ProbCut fits.
+    pub fn with_network(weights: Arc<Weights>, network: Arc<network::Quantized>) -> Evaluator {
+        Evaluator { kind: EvalKind::Pattern, weights, network: Some(network) }
+    }
+
+    /// The network, if the evaluation reads one.
+    pub fn network(&self) -> Option<&Arc<network::Quantized>> {
+        self.network.as_ref()
+    }
+
+    /// The evaluation's name as reports give it: `network` for the patterns read through a
+    /// network, else the kind's.
+    pub fn name(&self) -> &'static str {
+        if self.network.is_some() { "network" } else { self.kind.name() }
+    }
+
+    /// The value of a position of the 8x8 board from the lanes of its pattern features (kept up to
+    /// date by the search), the side to move's discs `player`, the other side's and the side to
+    /// move's legal `moves`, within ±[`weights::SEARCH_BOUND`]: the network's if there is one,
+    /// else the pattern weights'.
+    #[inline]
+    pub fn evaluate_lanes(&self, lanes: &[u16; pattern::LANES], player: u64, opponent: u64, moves: u64) -> i32 {
+        match &self.network {
+            Some(net) => {
+                let empties = 64 - (player | opponent).count_ones();
+                net.evaluate(lanes, empties).clamp(-weights::SEARCH_BOUND, weights::SEARCH_BOUND)
+            }
+            None => self.weights.evaluate_indices_with_moves(lanes, player, opponent, moves),
+        }
     }
 
     /// The evaluation.
@@ -144,7 +189,13 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         match self.kind {
-            EvalKind::Pattern if pos.size() == BoardSize::Eight => self.weights.evaluate(pos.player(), pos.opponent()),
+            EvalKind::Pattern if pos.size() == BoardSize::Eight => match &self.network {
+                Some(net) => {
+                    let lanes = pattern::Features::new(pos.player(), pos.opponent()).player;
+                    net.evaluate(&lanes, pos.empty_count()).clamp(-WIPEOUT, WIPEOUT)
+                }
+                None => self.weights.evaluate(pos.player(), pos.opponent()),
+            },
             EvalKind::Pattern => heuristic::evaluate(pos),
             kind => kind.evaluate(pos),
         }

@@ -301,6 +301,8 @@ pub struct Quantized {
     readout: Vec<[i16; HIDDEN]>,
     /// The readouts' biases, in centi-discs.
     readout_bias: Vec<i32>,
+    /// The checksum of the float network's file: two quantized networks of one hash are one.
+    hash: u64,
 }
 
 fn quantize(w: f32, scale: i32) -> i16 {
@@ -325,7 +327,17 @@ impl Quantized {
                 .map(|s| std::array::from_fn(|h| quantize(net.readout[s * HIDDEN + h], READOUT_SCALE)))
                 .collect(),
             readout_bias: net.readout_bias.iter().map(|b| (b * 100.0).round() as i32).collect(),
+            hash: {
+                let mut hash = Fnv::new();
+                hash.write(&net.to_bytes());
+                hash.finish()
+            },
         }
+    }
+
+    /// A hash of the network: the search's table is cleared when the evaluation changes.
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
 
     /// The value in centi-discs of the position whose features' lanes are `lanes`, with `empties`

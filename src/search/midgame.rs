@@ -285,12 +285,7 @@ impl Worker {
                     }
                     self.pv_len[ply + 1] = ply + 1;
                     let indices = features.play_to_evaluate(square, flips);
-                    -to_grain(self.setup.eval.weights().evaluate_indices_with_moves(
-                        &indices,
-                        next_player,
-                        next_opponent,
-                        replies,
-                    ))
+                    -to_grain(self.setup.eval.evaluate_lanes(&indices, next_player, next_opponent, replies))
                 } else {
                     let child = pos.play_with_flips(Square::from_index_unchecked(square), flips);
                     if self.patterns {
@@ -319,7 +314,7 @@ impl Worker {
     fn evaluate(&mut self, pos: &Position, ply: usize, moves: u64) -> i32 {
         if self.patterns {
             let features = self.features.at(ply, pos);
-            self.setup.eval.weights().evaluate_indices_with_moves(&features.player, pos.player(), pos.opponent(), moves)
+            self.setup.eval.evaluate_lanes(&features.player, pos.player(), pos.opponent(), moves)
         } else {
             self.setup.eval.evaluate(pos)
         }

@@ -340,7 +340,8 @@ impl Searcher {
             return unsearched(Move::Pass, 0, request.start.elapsed());
         }
         let draw_for_black = request.draw_score_for_black.clamp(-MAX_DRAW_SCORE, MAX_DRAW_SCORE);
-        let context = (request.eval.kind(), request.eval.weights().hash(), draw_for_black, request.selectivity);
+        let evaluation = request.eval.weights().hash() ^ request.eval.network().map_or(0, |n| n.hash().rotate_left(17));
+        let context = (request.eval.kind(), evaluation, draw_for_black, request.selectivity);
         if self.table_context != Some(context) {
             self.clear();
             self.table_context = Some(context);

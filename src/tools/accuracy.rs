@@ -243,7 +243,7 @@ pub fn run(request: &AccuracyRequest, out: &mut impl Write) -> io::Result<Summar
             if count == 1 { "" } else { "s" },
             request.depth,
             request.selectivity,
-            request.eval.kind(),
+            request.eval.name(),
             if threads == 1 { "" } else { "s" },
         )?;
         writeln!(
@@ -349,7 +349,7 @@ fn write_total(out: &mut impl Write, request: &AccuracyRequest, threads: usize, 
                 positions: s.positions,
                 depth: request.depth,
                 selectivity: request.selectivity,
-                eval: request.eval.kind().to_string(),
+                eval: request.eval.name().to_string(),
                 mean_absolute_error: s.mean_absolute_error(),
                 mean_error: s.mean_error(),
                 best_move_percent: s.best_move_percent(),
