@@ -154,7 +154,7 @@ fn a_network_is_fitted_resumed_and_read() {
     };
     let straight = dir.join("straight.bin").display().to_string();
     let report = fit(&straight, "3", None);
-    assert!(report.contains("held out by the built-in pattern weights: "), "{report}");
+    assert!(report.contains("held out by the pattern weights: "), "{report}");
     assert!(report.contains("epoch   3: ") && report.contains("wrote "), "{report}");
     let net = Network::read(std::path::Path::new(&straight)).expect("the network file reads");
     assert!(net.evaluate(0x0000_0008_1000_0000, 0x0000_0010_0800_0000).is_finite());

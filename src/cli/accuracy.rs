@@ -64,6 +64,7 @@ impl AccuracyArgs {
             Some(path) => {
                 let net = Network::read(path).map_err(|e| CliError(format!("--network: {e}")))?;
                 Evaluator::with_network(weights, Arc::new(Quantized::new(&net)))
+                    .map_err(|e| CliError(format!("--network: {}: {e}", path.display())))?
             }
             None => Evaluator::with_weights(engine.eval(self.eval), weights),
         };

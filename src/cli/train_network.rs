@@ -41,6 +41,17 @@ pub struct TrainNetworkArgs {
     /// Percent of each file's records, its last ones, kept out of the fit to measure the error.
     #[arg(long, default_value_t = 10, value_parser = count::<u32>(1..=90))]
     holdout: u32,
+    /// Fit the network as a correction to the pattern weights (--weights, or the built-in ones):
+    /// to each sample's score less their value; the search adds the two.
+    #[arg(long)]
+    residual: bool,
+    /// With --residual, the pattern weights corrected [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE", requires = "residual")]
+    weights: Option<PathBuf>,
+    /// The decoupled weight decay (as AdamW's) of the transformer rows a batch reads and of the
+    /// readouts: each step shrinks them by the step size times this.
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
@@ -63,6 +74,10 @@ impl TrainNetworkArgs {
         if !(self.decay.is_finite() && self.decay > 0.0 && self.decay <= 1.0) {
             return Err(CliError(format!("--decay {}: expected a number above 0, at most 1", self.decay)));
         }
+        if !(self.weight_decay.is_finite() && (0.0..=100.0).contains(&self.weight_decay)) {
+            return Err(CliError(format!("--weight-decay {}: expected a number from 0 to 100", self.weight_decay)));
+        }
+        let residual = if self.residual { Some(engine.weights(self.weights.as_deref(), "--weights")?) } else { None };
         let out = output_file("--out", self.out)?;
         let checkpoint = self.checkpoint.map(|c| output_file("--checkpoint", c)).transpose()?;
         let start = match &self.start {
@@ -81,6 +96,8 @@ impl TrainNetworkArgs {
             decay: self.decay,
             patience: self.patience,
             seed: self.seed,
+            residual,
+            weight_decay: self.weight_decay,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,
         })))

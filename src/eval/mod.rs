@@ -138,9 +138,17 @@ impl Evaluator {
     }
 
     /// The pattern evaluation read through `network` on the 8x8 board, with `weights` for the
-    /// move ordering and the Multi-ProbCut fits.
-    pub fn with_network(weights: Arc<Weights>, network: Arc<network::Quantized>) -> Evaluator {
-        Evaluator { kind: EvalKind::Pattern, weights, network: Some(network) }
+    /// move ordering and the Multi-ProbCut fits (and, for a network fitted as their correction,
+    /// the value it corrects: refused if the network was fitted over other weights).
+    pub fn with_network(weights: Arc<Weights>, network: Arc<network::Quantized>) -> Result<Evaluator, String> {
+        if network.base() != 0 && network.base() != weights.hash() {
+            return Err(format!(
+                "the network corrects other pattern weights (hash {:016x}) than those in use ({:016x})",
+                network.base(),
+                weights.hash()
+            ));
+        }
+        Ok(Evaluator { kind: EvalKind::Pattern, weights, network: Some(network) })
     }
 
     /// The network, if the evaluation reads one.
@@ -163,7 +171,12 @@ impl Evaluator {
         match &self.network {
             Some(net) => {
                 let empties = 64 - (player | opponent).count_ones();
-                net.evaluate(lanes, empties).clamp(-weights::SEARCH_BOUND, weights::SEARCH_BOUND)
+                let base = if net.base() == 0 {
+                    0
+                } else {
+                    self.weights.evaluate_indices_with_moves(lanes, player, opponent, moves)
+                };
+                (base + net.evaluate(lanes, empties)).clamp(-weights::SEARCH_BOUND, weights::SEARCH_BOUND)
             }
             None => self.weights.evaluate_indices_with_moves(lanes, player, opponent, moves),
         }
@@ -192,7 +205,8 @@ impl Evaluator {
             EvalKind::Pattern if pos.size() == BoardSize::Eight => match &self.network {
                 Some(net) => {
                     let lanes = pattern::Features::new(pos.player(), pos.opponent()).player;
-                    net.evaluate(&lanes, pos.empty_count()).clamp(-WIPEOUT, WIPEOUT)
+                    let base = if net.base() == 0 { 0 } else { self.weights.evaluate(pos.player(), pos.opponent()) };
+                    (base + net.evaluate(&lanes, pos.empty_count())).clamp(-WIPEOUT, WIPEOUT)
                 }
                 None => self.weights.evaluate(pos.player(), pos.opponent()),
             },
@@ -290,6 +304,30 @@ impl FromStr for EvalKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_correcting_network_adds_to_the_weights_it_was_fitted_over() {
+        let weights = Weights::embedded();
+        let mut net = network::Network::initial_correction(4, weights.hash());
+        net.readout_bias.iter_mut().for_each(|b| *b = 1.5);
+        let eval = Evaluator::with_network(weights.clone(), Arc::new(network::Quantized::new(&net))).unwrap();
+        let alone = {
+            let mut n = net.clone();
+            n.base = 0;
+            Arc::new(network::Quantized::new(&n))
+        };
+        let pos = Position::initial().play("f5".parse().unwrap());
+        let lanes = pattern::Features::new(pos.player(), pos.opponent()).player;
+        let moves = pos.legal_moves().0;
+        let sum = weights.evaluate(pos.player(), pos.opponent()) + alone.evaluate(&lanes, pos.empty_count());
+        assert_eq!(eval.evaluate(&pos), sum);
+        assert_eq!(eval.evaluate_lanes(&lanes, pos.player(), pos.opponent(), moves), sum);
+        // Over other weights it is refused, in one line.
+        let mut other = net;
+        other.base ^= 1;
+        let err = Evaluator::with_network(weights, Arc::new(network::Quantized::new(&other))).unwrap_err();
+        assert!(err.contains("other pattern weights") && !err.contains('\n'), "{err}");
+    }
 
     #[test]
     fn names_round_trip() {

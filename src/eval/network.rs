@@ -9,14 +9,20 @@
 //! of the position's number of empties (61 of them, 0 to 60), whose bias also carries the side to
 //! move's parity. The value is in discs for the side to move.
 //!
+//! A network may be fitted as a correction to a set of pattern weights (`magpie train-network
+//! --residual`): its value is then added to theirs, so that it starts from the linear model and
+//! learns only what that misses. Such a network names the weights by their hash and is read only
+//! beside them.
+//!
 //! [`Network`] is the float model that `magpie train-network` fits, the reference. [`Quantized`]
 //! is what the search reads: the transformer in 16-bit integers ([`ACTIVATION_SCALE`] to a unit),
 //! one row per base-3 index so that a placement's lane indexes it directly, summed with saturating
 //! adds and clipped, then read out in 32 bits; an AVX2 path and a portable one give the same
 //! numbers, and both stay within a few centi-discs of the float model.
 //!
-//! The file (`MAGPIENN`, version 1): the magic, the version, the hidden width, the rows, the
-//! stages and a hash of the pattern layout (u32 and u64, little-endian), then the float weights
+//! The file (`MAGPIENN`, version 2): the magic, the version, the hidden width, the rows, the
+//! stages, a hash of the pattern layout and the hash of the pattern weights it corrects, 0 for
+//! none (u32 and u64, little-endian), then the float weights
 //! (the transformer by rows, its bias, the readouts by empties, their biases), then an FNV-1a
 //! checksum of everything before it. A file of another layout, cut short or damaged is refused.
 
@@ -40,7 +46,7 @@ pub const READOUT_SCALE: i32 = 64;
 pub const READOUT_BOUND: f32 = 32767.0 / READOUT_SCALE as f32;
 
 const MAGIC: &[u8; 8] = b"MAGPIENN";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// For every feature index (a pattern's offset plus a base-3 index, as [`FEATURE_OFFSET`] and the
 /// lanes of [`super::pattern::Features`] make them), the row of the transformer it reads; and the
@@ -145,6 +151,9 @@ pub struct Network {
     pub readout: Vec<f32>,
     /// The readouts' biases, in discs.
     pub readout_bias: Vec<f32>,
+    /// The hash of the pattern weights whose value this network's is added to, 0 if it stands
+    /// alone.
+    pub base: u64,
 }
 
 /// What a forward pass keeps for the backward one.
@@ -170,6 +179,7 @@ impl Network {
             bias: [0.0; HIDDEN],
             readout: vec![0.0; STAGES * HIDDEN],
             readout_bias: vec![0.0; STAGES],
+            base: 0,
         }
     }
 
@@ -186,6 +196,15 @@ impl Network {
         for w in &mut net.readout {
             *w = uniform(1.0);
         }
+        net
+    }
+
+    /// A network to start a correction of the pattern weights of hash `base` from: as
+    /// [`Network::initial`], with readouts a tenth as large, so that it starts near 0.
+    pub fn initial_correction(seed: u64, base: u64) -> Network {
+        let mut net = Network::initial(seed);
+        net.readout.iter_mut().for_each(|w| *w *= 0.1);
+        net.base = base;
         net
     }
 
@@ -221,6 +240,7 @@ impl Network {
             out.extend_from_slice(&n.to_le_bytes());
         }
         out.extend_from_slice(&layout_hash().to_le_bytes());
+        out.extend_from_slice(&self.base.to_le_bytes());
         for parts in [&self.transformer[..], &self.bias[..], &self.readout[..], &self.readout_bias[..]] {
             for w in parts {
                 out.extend_from_slice(&w.to_le_bytes());
@@ -237,7 +257,7 @@ impl Network {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err("not a Magpie network file (it does not start with MAGPIENN)".to_string());
         }
-        let header = 8 + 16 + 8;
+        let header = 8 + 16 + 16;
         let floats = rows().count() * HIDDEN + HIDDEN + STAGES * HIDDEN + STAGES;
         let expected = header + 4 * floats + 8;
         let word = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -275,7 +295,8 @@ impl Network {
         let bias: [f32; HIDDEN] = take(HIDDEN).try_into().map_err(|_| "cut short".to_string())?;
         let readout = take(STAGES * HIDDEN);
         let readout_bias = take(STAGES);
-        let net = Network { transformer, bias, readout, readout_bias };
+        let base = u64::from_le_bytes(bytes[32..40].try_into().unwrap_or_default());
+        let net = Network { transformer, bias, readout, readout_bias, base };
         if [&net.transformer[..], &net.bias[..], &net.readout[..], &net.readout_bias[..]]
             .iter()
             .any(|part| part.iter().any(|w| !w.is_finite()))
@@ -303,6 +324,8 @@ pub struct Quantized {
     readout_bias: Vec<i32>,
     /// The checksum of the float network's file: two quantized networks of one hash are one.
     hash: u64,
+    /// The hash of the pattern weights it corrects, 0 if none.
+    base: u64,
 }
 
 fn quantize(w: f32, scale: i32) -> i16 {
@@ -332,7 +355,14 @@ impl Quantized {
                 hash.write(&net.to_bytes());
                 hash.finish()
             },
+            base: net.base,
         }
+    }
+
+    /// The hash of the pattern weights whose value this network's is added to, 0 if it stands
+    /// alone.
+    pub fn base(&self) -> u64 {
+        self.base
     }
 
     /// A hash of the network: the search's table is cleared when the evaluation changes.

@@ -11,16 +11,23 @@
 //! best, and stops the fit after `--patience` epochs without a better one. With `--checkpoint
 //! FILE` the state (the network, the best one, Adam's moments, the epoch) is written after each
 //! epoch and a fit that finds the file resumes from it, to the same result as one run.
+//!
+//! With `--residual` the network is fitted to what the pattern weights miss (each sample's score
+//! less their value) and adds to them in the search. `--weight-decay` shrinks the weights of the
+//! transformer rows a batch reads, and the readouts, by the step size times its value each step
+//! (decoupled from the gradient, as AdamW does): the rows of rare configurations otherwise learn
+//! their few samples by heart.
 
 use crate::eval::network::{Forward, HIDDEN, Network, STAGES, activation, rows};
 use crate::eval::pattern::FEATURES;
+use crate::eval::weights::Weights;
 use crate::formats::samples::Sample;
 use crate::rng::Rng;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The parts a minibatch is split into; each has its own gradient, summed in order.
@@ -51,6 +58,10 @@ pub struct NetworkTrainRequest {
     pub patience: u32,
     /// Seeds the initial network and the order of the samples.
     pub seed: u64,
+    /// The pattern weights the network corrects, if it is fitted as their correction.
+    pub residual: Option<Arc<Weights>>,
+    /// The decoupled weight decay of the transformer rows read and the readouts, per unit of step.
+    pub weight_decay: f32,
     /// Threads.
     pub threads: usize,
     /// Show a progress bar on stderr.
@@ -185,14 +196,17 @@ impl Moments {
         Moments { mean: Network::zeros(), variance: Network::zeros() }
     }
 
-    /// Moves `net` by `gradient`, at step `step` (from 1) with step size `rate`.
-    fn step(&mut self, net: &mut Network, gradient: &Gradient, step: u64, rate: f32) {
+    /// Moves `net` by `gradient`, at step `step` (from 1) with step size `rate`, shrinking the
+    /// rows read and the readouts by `rate × decay`.
+    fn step(&mut self, net: &mut Network, gradient: &Gradient, step: u64, rate: f32, decay: f32) {
+        let shrink = 1.0 - rate * decay;
         // The bias corrections folded into the step size.
         let t = step as i32;
         let rate = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
         for &row in &gradient.touched {
             let start = row as usize * HIDDEN;
             for i in start..start + HIDDEN {
+                net.transformer[i] *= shrink;
                 let (m, v) = (&mut self.mean.transformer[i], &mut self.variance.transformer[i]);
                 adam(&mut net.transformer[i], m, v, gradient.transformer[i], rate);
             }
@@ -201,6 +215,7 @@ impl Moments {
             adam(&mut net.bias[h], &mut self.mean.bias[h], &mut self.variance.bias[h], gradient.bias[h], rate);
         }
         for i in 0..net.readout.len() {
+            net.readout[i] *= shrink;
             let (m, v) = (&mut self.mean.readout[i], &mut self.variance.readout[i]);
             adam(&mut net.readout[i], m, v, gradient.readout[i], rate);
         }
@@ -306,9 +321,43 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-/// The mean squared and absolute errors of `net` on `samples`, in discs, on `threads` threads:
+/// Samples and the values the network is fitted to: their scores in discs, less the pattern
+/// weights' values for a residual fit.
+pub struct Set {
+    /// The samples.
+    pub samples: Vec<Sample>,
+    /// Each one's target, in discs.
+    pub targets: Vec<f32>,
+}
+
+impl Set {
+    /// `samples` with their scores as targets, less `base`'s values if given.
+    pub fn new(samples: Vec<Sample>, base: Option<&Weights>) -> Set {
+        let targets = samples
+            .iter()
+            .map(|s| {
+                let base = base.map_or(0, |w| w.evaluate(s.player, s.opponent));
+                (i32::from(s.score) - base) as f32 / 100.0
+            })
+            .collect();
+        Set { samples, targets }
+    }
+
+    /// The number of samples.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+}
+
+/// The mean squared and absolute errors of `net` on `set`, in discs, on `threads` threads:
 /// summed in [`PARTS`] parts in order, so the same for any number of threads.
-pub fn errors(net: &Network, samples: &[Sample], threads: usize) -> (f64, f64) {
+pub fn errors(net: &Network, set: &Set, threads: usize) -> (f64, f64) {
+    let samples = &set.samples;
     if samples.is_empty() {
         return (0.0, 0.0);
     }
@@ -321,10 +370,11 @@ pub fn errors(net: &Network, samples: &[Sample], threads: usize) -> (f64, f64) {
                 loop {
                     let p = next.fetch_add(1, Ordering::Relaxed);
                     let Some(sum) = sums.get(p) else { break };
-                    let part = &samples[(p * part_len).min(samples.len())..((p + 1) * part_len).min(samples.len())];
-                    let total = part.iter().fold((0.0, 0.0), |(sq, abs), s| {
+                    let range = (p * part_len).min(samples.len())..((p + 1) * part_len).min(samples.len());
+                    let total = range.fold((0.0, 0.0), |(sq, abs), i| {
+                        let s = &samples[i];
                         let value = net.forward(&rows().of(s.player, s.opponent), s.empties()).value;
-                        let e = f64::from(value) - f64::from(s.score) / 100.0;
+                        let e = f64::from(value) - f64::from(set.targets[i]);
                         (sq + e * e, abs + e.abs())
                     });
                     if let Ok(mut sum) = sum.lock() {
@@ -342,10 +392,9 @@ pub fn errors(net: &Network, samples: &[Sample], threads: usize) -> (f64, f64) {
     (squares / n, absolutes / n)
 }
 
-/// The mean squared and absolute errors of the built-in pattern weights on `samples`, in discs:
-/// the linear model the network is to beat.
-pub fn pattern_errors(samples: &[Sample]) -> (f64, f64) {
-    let weights = crate::eval::weights::Weights::embedded();
+/// The mean squared and absolute errors of `weights` on `samples`, in discs: the linear model the
+/// network is to beat.
+pub fn pattern_errors(weights: &Weights, samples: &[Sample]) -> (f64, f64) {
     let (squares, absolutes) = samples.iter().fold((0.0, 0.0), |(sq, abs), s| {
         let e = f64::from(weights.evaluate(s.player, s.opponent) - i32::from(s.score)) / 100.0;
         (sq + e * e, abs + e.abs())
@@ -374,8 +423,8 @@ pub struct Epoch {
 pub fn fit(
     request: &NetworkTrainRequest,
     state: &mut State,
-    fitted: &[Sample],
-    held_out: &[Sample],
+    fitted: &Set,
+    held_out: &Set,
     after: &mut dyn FnMut(&State, &Epoch) -> io::Result<()>,
     tick: &dyn Fn(u64),
 ) -> io::Result<()> {
@@ -408,9 +457,9 @@ pub fn fit(
                             let start = (p * part_len).min(samples.len());
                             let end = ((p + 1) * part_len).min(samples.len());
                             for &i in &samples[start..end] {
-                                let s = &fitted[i as usize];
+                                let s = &fitted.samples[i as usize];
                                 let rows = rows().of(s.player, s.opponent);
-                                gradient.add_sample(net, &rows, s.empties(), f32::from(s.score) / 100.0, scale);
+                                gradient.add_sample(net, &rows, s.empties(), fitted.targets[i as usize], scale);
                             }
                         }
                     });
@@ -425,7 +474,7 @@ pub fn fit(
             }
             train_loss += total.loss;
             state.steps += 1;
-            state.moments.step(&mut state.net, total, state.steps, rate);
+            state.moments.step(&mut state.net, total, state.steps, rate, request.weight_decay);
             total.clear();
             tick(samples.len() as u64);
         }
@@ -460,6 +509,10 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
         let why = if fitted.is_empty() { "no record to fit" } else { "no record held out: raise --holdout" };
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("the sample files hold {why}")));
     }
+    let base = request.residual.as_deref();
+    let (pattern_error, pattern_abs) = pattern_errors(base.unwrap_or(&Weights::embedded()), &held_out);
+    let (fitted, held_out) = (Set::new(fitted, base), Set::new(held_out, base));
+    let base_hash = base.map_or(0, Weights::hash);
     let mut state = match request.checkpoint.as_deref().filter(|p| p.exists()) {
         Some(path) => {
             let bytes = fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
@@ -468,8 +521,20 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
             writeln!(out, "resuming from {} after epoch {}", path.display(), state.epochs)?;
             state
         }
-        None => State::start(request.start.clone().unwrap_or_else(|| Network::initial(request.seed))),
+        None => State::start(match &request.start {
+            Some(net) => net.clone(),
+            None if base.is_some() => Network::initial_correction(request.seed, base_hash),
+            None => Network::initial(request.seed),
+        }),
     };
+    if state.net.base != base_hash {
+        let what =
+            |hash: u64| if hash == 0 { "stands alone".to_string() } else { format!("corrects weights {hash:016x}") };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the network to start from {}, the fit's {}", what(state.net.base), what(base_hash)),
+        ));
+    }
     writeln!(
         out,
         "fitting a network of {} rows x {HIDDEN} to {} positions ({} held out), batches of {}, {} thread{}",
@@ -480,8 +545,10 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
         request.threads,
         if request.threads == 1 { "" } else { "s" }
     )?;
-    let (pattern_error, pattern_abs) = pattern_errors(&held_out);
-    writeln!(out, "held out by the built-in pattern weights: {pattern_error:.3} discs² ({pattern_abs:.3} mean abs.)")?;
+    writeln!(out, "held out by the pattern weights: {pattern_error:.3} discs² ({pattern_abs:.3} mean abs.)")?;
+    if base.is_some() {
+        writeln!(out, "fitting the network as their correction")?;
+    }
     let left = u64::from(request.epochs.saturating_sub(state.epochs)) * fitted.len() as u64;
     let bar = crate::progress::progress_bar(request.progress, left, "positions");
     let mut after = |state: &State, epoch: &Epoch| -> io::Result<()> {
@@ -620,6 +687,8 @@ mod tests {
             decay: 0.9,
             patience: 100,
             seed: 3,
+            residual: None,
+            weight_decay: 0.0,
             threads,
             progress: false,
         }
@@ -631,7 +700,7 @@ mod tests {
         let mut teacher = Network::initial(11);
         teacher.readout.iter_mut().for_each(|w| *w *= 8.0);
         let samples = random_samples(12, 3000, &teacher);
-        let (fitted, held_out) = samples.split_at(2700);
+        let (fitted, held_out) = (&Set::new(samples[..2700].to_vec(), None), &Set::new(samples[2700..].to_vec(), None));
         let baseline = errors(&Network::zeros(), held_out, 1).0;
         let run = |threads| {
             let mut state = State::start(Network::initial(request(threads, 6).seed));
@@ -645,10 +714,44 @@ mod tests {
     }
 
     #[test]
+    fn a_correction_learns_what_the_pattern_weights_miss_and_decay_shrinks_the_rows() {
+        // Scores that are the built-in weights' values plus a teacher network's: a correction
+        // fitted over the weights finds the teacher's part.
+        let weights = Weights::embedded();
+        let mut teacher = Network::initial(31);
+        teacher.readout.iter_mut().for_each(|w| *w *= 4.0);
+        let mut samples = random_samples(32, 3000, &teacher);
+        for s in &mut samples {
+            let value = weights.evaluate(s.player, s.opponent) + i32::from(s.score);
+            s.score = value.clamp(-6400, 6400) as i16;
+        }
+        let (fitted, held_out) =
+            (Set::new(samples[..2700].to_vec(), Some(&weights)), Set::new(samples[2700..].to_vec(), Some(&weights)));
+        let before = errors(&Network::zeros(), &held_out, 1).0;
+        let fit_with = |decay: f32| {
+            let mut request = request(2, 6);
+            request.weight_decay = decay;
+            let mut state = State::start(Network::initial_correction(3, weights.hash()));
+            fit(&request, &mut state, &fitted, &held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+            state
+        };
+        let plain = fit_with(0.0);
+        assert!(
+            plain.best_error < before * 0.5,
+            "held-out error {} against {before} for no correction",
+            plain.best_error
+        );
+        assert_eq!(plain.best.base, weights.hash());
+        let size = |net: &Network| net.transformer.iter().map(|w| w.abs()).sum::<f32>();
+        let decayed = fit_with(20.0);
+        assert!(size(&decayed.net) < 0.9 * size(&plain.net), "{} against {}", size(&decayed.net), size(&plain.net));
+    }
+
+    #[test]
     fn a_fit_resumed_from_its_checkpoint_ends_as_one_run() {
         let teacher = Network::initial(21);
         let samples = random_samples(22, 800, &teacher);
-        let (fitted, held_out) = samples.split_at(700);
+        let (fitted, held_out) = (&Set::new(samples[..700].to_vec(), None), &Set::new(samples[700..].to_vec(), None));
         let mut straight = State::start(Network::initial(3));
         fit(&request(2, 4), &mut straight, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
         let mut first = State::start(Network::initial(3));
