@@ -320,6 +320,7 @@ fn each_subcommand_shows_only_its_options() {
                 "--wld",
                 "--eval",
                 "--weights",
+                "--network",
                 "--level",
                 "--selectivity",
                 "--hash",
@@ -332,7 +333,7 @@ fn each_subcommand_shows_only_its_options() {
                 "--json",
             ],
         ),
-        ("bench", &["--depth", "--eval", "--weights", "--selectivity"]),
+        ("bench", &["--depth", "--eval", "--weights", "--network", "--selectivity"]),
         (
             "solve",
             &[
@@ -354,6 +355,7 @@ fn each_subcommand_shows_only_its_options() {
                 "--selectivity",
                 "--eval",
                 "--weights",
+                "--network",
                 "--threads",
                 "--hash",
                 "--first",

@@ -179,6 +179,23 @@ fn a_network_is_fitted_resumed_and_read() {
     let (network, patterns) = (searched(&["--network", &straight]), searched(&[]));
     assert_eq!(network.len(), 8, "{network:?}");
     assert_ne!(network, patterns, "the network's searches are the pattern weights'");
+    // The engine, bench and bestmove read it too.
+    let bench = magpie(&["bench", "--depth", "5", "--network", &straight]);
+    assert!(bench.contains(" eval network selectivity 5: 16 positions"), "{bench}");
+    let best = magpie(&["--network", &straight, "bestmove", "--moves", "f5d6", "--depth", "5", "--no-book"]);
+    assert!(best.split_whitespace().next().is_some_and(|m| m.len() == 2), "{best}");
+    let mut e = Engine::start(&["--network", &straight, "--own-book", "false", "--protocol", "ugi"]);
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(["bench", "--eval", "heuristic", "--network", &straight])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--network: the heuristic evaluation reads no network"), "{err}");
     let out =
         Command::new(env!("CARGO_BIN_EXE_magpie")).args(["accuracy", &suite, "--network", &data]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).to_string();

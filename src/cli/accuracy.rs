@@ -5,11 +5,9 @@ use super::shared::{cores, hash_parser, selectivity_parser, threads_parser};
 use super::solve::read_suite;
 use super::{CliError, EngineArgs, Request};
 use crate::engine::settings::MAX_THREADS;
-use crate::eval::network::{Network, Quantized};
-use crate::eval::{EvalKind, Evaluator};
+use crate::eval::EvalKind;
 use crate::tools::accuracy::AccuracyRequest;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// The table of each search when none is given, in MiB: the table is cleared for every position,
 /// and searches of 15 plies need no more.
@@ -36,7 +34,7 @@ pub struct AccuracyArgs {
     weights: Option<PathBuf>,
     /// A network file (from `magpie train-network`) whose values replace the pattern weights' at
     /// the leaves (the weights still order the moves and give Multi-ProbCut its fits).
-    #[arg(long, value_name = "FILE", conflicts_with = "eval")]
+    #[arg(long, value_name = "FILE")]
     network: Option<PathBuf>,
     /// Positions searched at once, each on one thread (the figures are the same for any number)
     /// [default: every core].
@@ -59,15 +57,7 @@ pub struct AccuracyArgs {
 impl AccuracyArgs {
     pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
         let (positions, first) = read_suite(&self.file, self.first)?;
-        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
-        let eval = match &self.network {
-            Some(path) => {
-                let net = Network::read(path).map_err(|e| CliError(format!("--network: {e}")))?;
-                Evaluator::with_network(weights, Arc::new(Quantized::new(&net)))
-                    .map_err(|e| CliError(format!("--network: {}: {e}", path.display())))?
-            }
-            None => Evaluator::with_weights(engine.eval(self.eval), weights),
-        };
+        let eval = engine.evaluator(self.eval, self.weights.as_deref(), self.network.as_deref())?;
         Ok(Request::Accuracy(Box::new(AccuracyRequest {
             positions,
             first,

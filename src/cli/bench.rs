@@ -3,7 +3,7 @@
 use super::numbers::count;
 use super::shared::selectivity_parser;
 use super::{CliError, EngineArgs, Request};
-use crate::eval::{EvalKind, Evaluator};
+use crate::eval::EvalKind;
 use crate::tools::bench;
 use std::path::PathBuf;
 
@@ -19,6 +19,9 @@ pub struct BenchArgs {
     /// The pattern evaluation's weight file [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// A network file whose values replace the pattern weights' at the leaves [default: none].
+    #[arg(long, value_name = "FILE")]
+    network: Option<PathBuf>,
     /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
     selectivity: Option<u8>,
@@ -26,10 +29,9 @@ pub struct BenchArgs {
 
 impl BenchArgs {
     pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
-        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
         Ok(Request::Bench {
             depth: self.depth,
-            eval: Evaluator::with_weights(engine.eval(self.eval), weights),
+            eval: engine.evaluator(self.eval, self.weights.as_deref(), self.network.as_deref())?,
             selectivity: engine.selectivity(self.selectivity),
         })
     }

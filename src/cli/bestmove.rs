@@ -44,6 +44,9 @@ pub struct BestMoveArgs {
     /// The pattern evaluation's weight file [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// A network file whose values replace the pattern weights' at the leaves [default: none].
+    #[arg(long, value_name = "FILE")]
+    network: Option<PathBuf>,
     /// Difficulty level, 0 (random mover) to 10 (full strength) [default: 10].
     #[arg(long, value_name = "0-10", value_parser = level_parser())]
     level: Option<u8>,
@@ -102,12 +105,14 @@ impl BestMoveArgs {
         };
         let (hash_mib, threads) = self.search.resolve(engine);
         let (book, book_file) = if self.no_book { (None, None) } else { engine.book(self.book.as_deref())? };
+        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
         let settings = Settings {
             eval: engine.eval(self.eval),
             level: engine.level(self.level),
             hash_mib,
             threads,
-            weights: engine.weights(self.weights.as_deref(), "--weights")?,
+            network: engine.network(self.network.as_deref(), &weights)?,
+            weights,
             selectivity: engine.selectivity(self.selectivity),
             book,
             book_file,

@@ -264,6 +264,7 @@ where
 fn engine_request(engine: &EngineArgs) -> Result<Request, CliError> {
     let defaults = Settings::default();
     let (book, book_file) = engine.book(None)?;
+    let weights = engine.weights(None, "--weights")?;
     Ok(Request::Engine {
         protocol: engine.protocol,
         settings: Settings {
@@ -273,7 +274,8 @@ fn engine_request(engine: &EngineArgs) -> Result<Request, CliError> {
             default_movetime: engine.movetime.map_or(defaults.default_movetime, Duration::from_millis),
             hash_mib: engine.hash_mib(None, DEFAULT_HASH_MIB),
             threads: engine.threads(None, 1),
-            weights: engine.weights(None, "--weights")?,
+            network: engine.network(None, &weights)?,
+            weights,
             selectivity: engine.selectivity(None),
             book,
             book_file,

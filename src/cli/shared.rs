@@ -10,6 +10,7 @@ use crate::engine::book::read_book;
 use crate::engine::settings::{
     DEFAULT_HASH_MIB, MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB,
 };
+use crate::eval::network::{Network, Quantized};
 use crate::eval::weights::Weights;
 use crate::eval::{EvalKind, Evaluator};
 use crate::formats::parse_position;
@@ -32,6 +33,10 @@ pub struct EngineArgs {
     /// The pattern evaluation's weight file [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// A network file (from `magpie train-network`) whose values replace the pattern weights' at
+    /// the search's leaves [default: none].
+    #[arg(long, value_name = "FILE")]
+    pub network: Option<PathBuf>,
     /// Multi-ProbCut's selectivity, 0 (off) to 5 (most cuts) [default: 5].
     #[arg(long, value_name = "0-5", value_parser = selectivity_parser())]
     pub selectivity: Option<u8>,
@@ -79,6 +84,7 @@ impl EngineArgs {
             protocol,
             eval,
             weights,
+            network,
             selectivity,
             level,
             move_overhead,
@@ -94,6 +100,7 @@ impl EngineArgs {
             ("protocol", protocol.is_some()),
             ("eval", eval.is_some()),
             ("weights", weights.is_some()),
+            ("network", network.is_some()),
             ("selectivity", selectivity.is_some()),
             ("level", level.is_some()),
             ("move_overhead", move_overhead.is_some()),
@@ -131,6 +138,37 @@ impl EngineArgs {
         match own.or(self.weights.as_deref()) {
             Some(path) => Ok(Arc::new(Weights::read(path).map_err(|e| CliError(format!("{flag}: {e}")))?)),
             None => Ok(Weights::embedded()),
+        }
+    }
+
+    /// The network of the file `own` names, else of the one given before the subcommand, else
+    /// none; one fitted as a correction of other weights than `weights` is refused.
+    pub fn network(&self, own: Option<&Path>, weights: &Arc<Weights>) -> Result<Option<Arc<Quantized>>, CliError> {
+        let Some(path) = own.or(self.network.as_deref()) else { return Ok(None) };
+        let net = Network::read(path).map_err(|e| CliError(format!("--network: {e}")))?;
+        let quantized = Arc::new(Quantized::new(&net));
+        Evaluator::with_network(Arc::clone(weights), Arc::clone(&quantized))
+            .map_err(|e| CliError(format!("--network: {}: {e}", path.display())))?;
+        Ok(Some(quantized))
+    }
+
+    /// The evaluation `own` (else the one given before the subcommand, else the pattern one)
+    /// with the weights of `weights` (as [`EngineArgs::weights`]) and the network of `network`
+    /// (as [`EngineArgs::network`]), which only the pattern evaluation reads.
+    pub fn evaluator(
+        &self,
+        own: Option<EvalKind>,
+        weights: Option<&Path>,
+        network: Option<&Path>,
+    ) -> Result<Evaluator, CliError> {
+        let kind = self.eval(own);
+        let weights = self.weights(weights, "--weights")?;
+        match self.network(network, &weights)? {
+            Some(net) if kind == EvalKind::Pattern => {
+                Evaluator::with_network(weights, net).map_err(|e| CliError(format!("--network: {e}")))
+            }
+            Some(_) => Err(CliError(format!("--network: the {kind} evaluation reads no network (only pattern does)"))),
+            None => Ok(Evaluator::with_weights(kind, weights)),
         }
     }
 

@@ -6,6 +6,7 @@
 use super::book::{BookPlay, choose};
 use crate::board::{Move, Position};
 use crate::book::{Book, default_book};
+use crate::eval::network::Quantized;
 use crate::eval::weights::Weights;
 use crate::eval::{EvalKind, Evaluator};
 use crate::rng::Rng;
@@ -44,6 +45,8 @@ pub struct Settings {
     /// The pattern evaluation's weights: the embedded ones, or a file's (`--weights`, the
     /// `Weights` option).
     pub weights: Arc<Weights>,
+    /// The network whose values replace the pattern weights' at the leaves (`--network`), if any.
+    pub network: Option<Arc<Quantized>>,
     /// Difficulty level, 0 (random mover) to [`MAX_LEVEL`] (full strength).
     pub level: u8,
     /// Time kept in hand for the answer to reach the client.
@@ -82,6 +85,7 @@ impl Default for Settings {
         Settings {
             eval: EvalKind::default(),
             weights: Weights::embedded(),
+            network: None,
             level: MAX_LEVEL,
             move_overhead: Duration::from_millis(10),
             default_movetime: Duration::from_millis(1000),
@@ -230,7 +234,13 @@ impl Settings {
 
     /// The evaluation with its weights.
     pub fn evaluator(&self) -> Evaluator {
-        Evaluator::with_weights(self.eval, Arc::clone(&self.weights))
+        match &self.network {
+            Some(net) if self.eval == EvalKind::Pattern => {
+                Evaluator::with_network(Arc::clone(&self.weights), Arc::clone(net))
+                    .unwrap_or_else(|_| Evaluator::with_weights(self.eval, Arc::clone(&self.weights)))
+            }
+            _ => Evaluator::with_weights(self.eval, Arc::clone(&self.weights)),
+        }
     }
 
     /// The search for `pos` under `limits` at this level, the clock having started at `received`.

@@ -313,7 +313,8 @@ impl Network {
     }
 }
 
-/// The network as the search reads it (see the module's doc).
+/// The network as the search reads it (see the module's doc). Two are equal when their float
+/// networks' files are.
 pub struct Quantized {
     /// One row a feature index, [`HIDDEN`] 16-bit numbers each, [`ACTIVATION_SCALE`] to a unit.
     transformer: Vec<[i16; HIDDEN]>,
@@ -428,6 +429,18 @@ impl Quantized {
         let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32(halves, 0b01_00_11_10));
         let sum = _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, 0b10_11_00_01)));
         self.readout_bias[stage] + scale_down(sum)
+    }
+}
+
+impl PartialEq for Quantized {
+    fn eq(&self, other: &Quantized) -> bool {
+        self.hash == other.hash
+    }
+}
+
+impl std::fmt::Debug for Quantized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Quantized {{ hash: {:016x}, base: {:016x} }}", self.hash, self.base)
     }
 }
 

@@ -76,7 +76,7 @@ pub fn run(depth: u32, eval: &Evaluator, selectivity: u8, out: &mut impl Write) 
     writeln!(
         out,
         "bench depth {depth} eval {} selectivity {selectivity}: {} positions, nodes {total_nodes}, time {time:.3} s, nps {}",
-        eval.kind(),
+        eval.name(),
         positions().len(),
         (total_nodes as f64 / time.max(1e-9)) as u64
     )?;

@@ -158,13 +158,24 @@ impl Ugi {
                 Ok(kind) => ctx.settings.eval = kind,
                 Err(e) => Ugi::error(ctx, format!("setoption Eval: {e}")),
             },
-            "weights" => match value.trim() {
-                "" | "<embedded>" => ctx.settings.weights = Weights::embedded(),
-                path => match Weights::read(Path::new(path)) {
-                    Ok(weights) => ctx.settings.weights = Arc::new(weights),
+            "weights" => {
+                let weights = match value.trim() {
+                    "" | "<embedded>" => Ok(Weights::embedded()),
+                    path => Weights::read(Path::new(path)).map(Arc::new),
+                };
+                let corrected = ctx.settings.network.as_ref().map_or(0, |net| net.base());
+                match weights {
+                    Ok(weights) if corrected != 0 && corrected != weights.hash() => Ugi::error(
+                        ctx,
+                        format!(
+                            "setoption Weights: {}: the network in use (--network) corrects other weights",
+                            Quoted(value)
+                        ),
+                    ),
+                    Ok(weights) => ctx.settings.weights = weights,
                     Err(e) => Ugi::error(ctx, format!("setoption Weights: {e}")),
-                },
-            },
+                }
+            }
             "level" => match spin(0..=usize::from(MAX_LEVEL), "a level") {
                 Ok(level) => ctx.settings.level = level as u8,
                 Err(e) => Ugi::error(ctx, e),
