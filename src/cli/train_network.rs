@@ -24,16 +24,16 @@ pub struct TrainNetworkArgs {
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
     /// Epochs at most.
-    #[arg(long, default_value_t = 20, value_parser = count::<u32>(1..=10_000))]
+    #[arg(long, default_value_t = 30, value_parser = count::<u32>(1..=10_000))]
     epochs: u32,
     /// Samples a minibatch.
-    #[arg(long, default_value_t = 16384, value_parser = count::<usize>(8..=16_777_216))]
+    #[arg(long, default_value_t = 2048, value_parser = count::<usize>(8..=16_777_216))]
     batch: usize,
     /// Adam's step size at the first epoch.
-    #[arg(long, default_value_t = 0.002)]
+    #[arg(long, default_value_t = 0.01)]
     learning_rate: f32,
     /// The step size's factor from one epoch to the next.
-    #[arg(long, default_value_t = 0.85)]
+    #[arg(long, default_value_t = 0.9)]
     decay: f32,
     /// Epochs without a better held-out error before the fit stops.
     #[arg(long, default_value_t = 3, value_parser = count::<u32>(1..=10_000))]
@@ -48,9 +48,9 @@ pub struct TrainNetworkArgs {
     /// With --residual, the pattern weights corrected [default: the weights built into the binary].
     #[arg(long, value_name = "FILE", requires = "residual")]
     weights: Option<PathBuf>,
-    /// The decoupled weight decay (as AdamW's) of the transformer rows a batch reads and of the
-    /// readouts: each step shrinks them by the step size times this.
-    #[arg(long, default_value_t = 0.0)]
+    /// The decoupled weight decay (as AdamW's) of the transformer rows a batch reads: each step
+    /// shrinks them by the step size times this.
+    #[arg(long, default_value_t = 3.0)]
     weight_decay: f32,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
