@@ -189,6 +189,27 @@ fn a_network_is_fitted_resumed_and_read() {
     e.send("go depth 5");
     let lines = e.until("bestmove");
     assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
+    // And the Network option: a file that is no network is refused in one line, the one in use
+    // stays (the same search, the same nodes), and <none> goes back to the weights alone.
+    let nodes = |lines: &[String]| lines.iter().rev().find(|l| l.starts_with("info depth 5 ")).cloned();
+    let with_network = nodes(&lines);
+    e.send(&format!("setoption name Network value {data}"));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: setoption Network: ") && l.contains("not a Magpie network file")), "{lines:?}");
+    let search = |e: &mut Engine| {
+        e.send("uginewgame");
+        e.send("position startpos moves f5 d6 c3");
+        e.send("go depth 5");
+        nodes(&e.until("bestmove")).map(|l| l.split(" nps ").next().unwrap_or("").to_string())
+    };
+    let strip = |l: Option<String>| l.map(|l| l.split(" nps ").next().unwrap_or("").to_string());
+    let with_network = strip(with_network);
+    assert_eq!(search(&mut e), with_network, "the network stayed");
+    e.send("setoption name Network value <none>");
+    assert_ne!(search(&mut e), with_network, "the weights alone search otherwise");
+    e.send(&format!("setoption name Network value {straight}"));
+    assert_eq!(search(&mut e), with_network, "the network is read again");
     let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
         .args(["bench", "--eval", "heuristic", "--network", &straight])
         .output()

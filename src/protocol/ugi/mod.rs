@@ -20,8 +20,9 @@ use crate::engine::settings::{
     MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan,
 };
 use crate::engine::{Context, Flow, Frontend, Latency};
-use crate::eval::EvalKind;
+use crate::eval::network::{Network, Quantized};
 use crate::eval::weights::Weights;
+use crate::eval::{EvalKind, Evaluator};
 use crate::formats::{ascii_board, discs_text, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
 use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, search_depth, unsearched};
@@ -62,11 +63,12 @@ struct Queued {
 }
 
 /// The commands `help` lists, one line each.
-const HELP: [&str; 23] = [
+const HELP: [&str; 24] = [
     "Magpie speaks a UCI-shaped protocol (UGI); see protocol.md. Commands:",
     "  ugi | uci                       identify, list the options, answer ugiok (uciok)",
     "  isready                         answer readyok (at once, even while searching)",
-    "  setoption name N value V        Eval, Weights (a file, or <embedded>), Level (0-10), MoveOverhead (ms),",
+    "  setoption name N value V        Eval, Weights (a file, or <embedded>), Network (a file, or <none>),",
+    "                                  Level (0-10), MoveOverhead (ms),",
     "                                  BoardSize (4, 6, 8), MultiPV, Selectivity (0 off to 5, ProbCut),",
     "                                  Hash (table size in MiB, 1-65536), Threads (1-256), Book (a file,",
     "                                  <default> or <none>), OwnBook (true, false), BookRandomness (discs),",
@@ -176,6 +178,21 @@ impl Ugi {
                     Err(e) => Ugi::error(ctx, format!("setoption Weights: {e}")),
                 }
             }
+            "network" => match value.trim() {
+                "" | "<none>" => ctx.settings.network = None,
+                path => {
+                    let read = Network::read(Path::new(path)).and_then(|net| {
+                        let quantized = Arc::new(Quantized::new(&net));
+                        Evaluator::with_network(Arc::clone(&ctx.settings.weights), Arc::clone(&quantized))
+                            .map(|_| quantized)
+                            .map_err(|e| format!("{path}: {e}"))
+                    });
+                    match read {
+                        Ok(net) => ctx.settings.network = Some(net),
+                        Err(e) => Ugi::error(ctx, format!("setoption Network: {e}")),
+                    }
+                }
+            },
             "level" => match spin(0..=usize::from(MAX_LEVEL), "a level") {
                 Ok(level) => ctx.settings.level = level as u8,
                 Err(e) => Ugi::error(ctx, e),

@@ -42,9 +42,10 @@ pub enum Reply {
 }
 
 /// The option lines but those of the search's resources, which come from their constants.
-const OPTION_LINES: [&str; 6] = [
+const OPTION_LINES: [&str; 7] = [
     "option name Eval type combo default pattern var pattern var heuristic var discs var iagno var sannidhanam var corner-edge",
     "option name Weights type string default <embedded>",
+    "option name Network type string default <none>",
     "option name Level type spin default 10 min 0 max 10",
     "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name BoardSize type combo default 8 var 4 var 6 var 8",
