@@ -445,6 +445,7 @@ fn each_subcommand_shows_only_its_options() {
             &[
                 "--out",
                 "--weights",
+                "--network",
                 "--positions",
                 "--max-depth",
                 "--solve-positions",

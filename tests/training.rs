@@ -152,6 +152,20 @@ fn a_network_is_fitted_resumed_and_read() {
         }
         magpie(&args)
     };
+    let fit_residual = |out: &str| {
+        magpie(&[
+            "train-network",
+            &data,
+            "--out",
+            out,
+            "--epochs",
+            "1",
+            "--residual",
+            "--threads",
+            "2",
+            "--no-progress",
+        ])
+    };
     let straight = dir.join("straight.bin").display().to_string();
     let report = fit(&straight, "3", None);
     assert!(report.contains("held out by the pattern weights: "), "{report}");
@@ -179,6 +193,29 @@ fn a_network_is_fitted_resumed_and_read() {
     let (network, patterns) = (searched(&["--network", &straight]), searched(&[]));
     assert_eq!(network.len(), 8, "{network:?}");
     assert_ne!(network, patterns, "the network's searches are the pattern weights'");
+    // Multi-ProbCut fitted for the network's searches: the weights with other fits, which play
+    // beside it; a correcting network is refused (its weights would change under it).
+    let cuts = dir.join("w-cuts.bin").display().to_string();
+    let probcut = |network: &str| {
+        let args = ["probcut", &data, "--network", network, "--out", &cuts, "--positions", "600", "--max-depth", "5"];
+        Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args([&args[..], &["--solve-positions", "0", "--threads", "2", "--no-progress"]].concat())
+            .output()
+            .unwrap()
+    };
+    let out = probcut(&straight);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let fits = Weights::read(std::path::Path::new(&cuts)).unwrap();
+    assert!(!fits.probcut().is_empty() && fits.probcut() != Weights::embedded().probcut());
+    assert_eq!(fits.values(), Weights::embedded().values(), "the same weights, other fits");
+    let report = accuracy(&["--weights", &cuts, "--network", &straight]);
+    assert!(report.contains("evaluation network,"), "{report}");
+    let correction = dir.join("correction.bin").display().to_string();
+    fit_residual(&correction);
+    let out = probcut(&correction);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--network: a correction of the weights") && err.lines().count() == 1, "{err}");
     // The engine, bench and bestmove read it too.
     let bench = magpie(&["bench", "--depth", "5", "--network", &straight]);
     assert!(bench.contains(" eval network selectivity 5: 16 positions"), "{bench}");

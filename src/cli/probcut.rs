@@ -17,6 +17,10 @@ pub struct ProbCutArgs {
     /// The weight file to fit for [default: the weights built into the binary].
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// A network (fitted alone, not as a correction) to fit the cuts for: its searches give the
+    /// fits, written with the weights, to be used as `--weights OUT --network FILE`.
+    #[arg(long, value_name = "FILE")]
+    network: Option<PathBuf>,
     /// Positions to search (a fit needs 30 of a stage: about 450 for all 15 stages, more in
     /// practice since they are drawn at random).
     #[arg(long, default_value_t = 2000, value_parser = count::<u64>(1..=10_000_000))]
@@ -43,9 +47,17 @@ pub struct ProbCutArgs {
 
 impl ProbCutArgs {
     pub(super) fn request(self, engine: &EngineArgs) -> Result<Request, CliError> {
+        let weights = engine.weights(self.weights.as_deref(), "--weights")?;
+        let network = engine.network(self.network.as_deref(), &weights)?;
+        if network.as_ref().is_some_and(|n| n.base() != 0) {
+            return Err(CliError(
+                "--network: a correction of the weights: its cuts cannot be written with other weights".to_string(),
+            ));
+        }
         Ok(Request::ProbCut(Box::new(ProbCutRequest {
             data: self.data,
-            weights: engine.weights(self.weights.as_deref(), "--weights")?,
+            weights,
+            network,
             out: output_file("--out", self.out)?,
             positions: self.positions as usize,
             max_depth: self.max_depth,

@@ -16,6 +16,7 @@
 //! on ([`crate::eval::weights::Weights::solve_fit`]).
 
 use crate::board::{BoardSize, Color, Position};
+use crate::eval::network::Quantized;
 use crate::eval::pattern::{STAGES, stage};
 use crate::eval::weights::{PROBCUT_MAX_DEPTH, ProbCutFit, Weights, shallow_depth, solve_shallow_depth};
 use crate::eval::{EvalKind, Evaluator};
@@ -63,6 +64,8 @@ pub struct ProbCutRequest {
     pub data: PathBuf,
     /// The weights to fit for.
     pub weights: Arc<Weights>,
+    /// The network whose searches the cuts are fitted for, if not the weights'.
+    pub network: Option<Arc<Quantized>>,
     /// Where to write the weights with their fits.
     pub out: PathBuf,
     /// Positions to search.
@@ -268,7 +271,11 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
         let what = "number of empties";
         check_draw(&solve_drawn, |pos| pos.empty_count() as usize, what, &format!("{data} --solve-positions"))?;
     }
-    let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::clone(&request.weights));
+    let evaluate_with = |weights: Arc<Weights>| match &request.network {
+        Some(net) => Evaluator::with_network(weights, Arc::clone(net)).map_err(io::Error::other),
+        None => Ok(Evaluator::with_weights(EvalKind::Pattern, weights)),
+    };
+    let evaluator = evaluate_with(Arc::clone(&request.weights))?;
     let scores: Vec<(usize, Vec<Option<i32>>)> = map_positions(&drawn, request.threads, request.progress, |s, pos| {
         (stage(pos.empty_count()), depth_scores(s, pos, &evaluator, request.max_depth))
     });
@@ -294,7 +301,7 @@ pub fn run(request: &ProbCutRequest, out: &mut impl Write) -> io::Result<Vec<Pro
     if !solve_drawn.is_empty() {
         let with_fits =
             request.weights.with_probcut(fits.clone()).ok_or_else(|| io::Error::other("a fit is out of range"))?;
-        let evaluator = Evaluator::with_weights(EvalKind::Pattern, Arc::new(with_fits));
+        let evaluator = evaluate_with(Arc::new(with_fits))?;
         let triples = map_positions(&solve_drawn, request.threads, request.progress, |s, pos| {
             let (exact, shallow) = solve_scores(s, pos, &evaluator);
             (pos.empty_count(), exact, shallow)
