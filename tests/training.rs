@@ -216,6 +216,17 @@ fn a_network_is_fitted_resumed_and_read() {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--network: a correction of the weights") && err.lines().count() == 1, "{err}");
+    // While a correction is in use, other weights are refused and its own stay.
+    let mut e = Engine::start(&["--network", &correction, "--own-book", "false", "--protocol", "ugi"]);
+    e.send(&format!("setoption name Weights value {cuts}"));
+    e.send("isready");
+    let lines = e.until("readyok");
+    let refusal = lines.iter().filter(|l| l.starts_with("info string error: setoption Weights: ")).collect::<Vec<_>>();
+    assert!(refusal.len() == 1 && refusal[0].contains("corrects other pattern weights"), "{lines:?}");
+    e.send("setoption name Weights value <embedded>");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.contains("error")), "its own weights are taken: {lines:?}");
     // The engine, bench and bestmove read it too.
     let bench = magpie(&["bench", "--depth", "5", "--network", &straight]);
     assert!(bench.contains(" eval network selectivity 5: 16 positions"), "{bench}");

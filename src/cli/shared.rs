@@ -146,10 +146,9 @@ impl EngineArgs {
     pub fn network(&self, own: Option<&Path>, weights: &Arc<Weights>) -> Result<Option<Arc<Quantized>>, CliError> {
         let Some(path) = own.or(self.network.as_deref()) else { return Ok(None) };
         let net = Network::read(path).map_err(|e| CliError(format!("--network: {e}")))?;
-        let quantized = Arc::new(Quantized::new(&net));
-        Evaluator::with_network(Arc::clone(weights), Arc::clone(&quantized))
-            .map_err(|e| CliError(format!("--network: {}: {e}", path.display())))?;
-        Ok(Some(quantized))
+        let quantized = Quantized::new(&net);
+        quantized.check_base(weights).map_err(|e| CliError(format!("--network: {}: {e}", path.display())))?;
+        Ok(Some(Arc::new(quantized)))
     }
 
     /// The evaluation `own` (else the one given before the subcommand, else the pattern one)

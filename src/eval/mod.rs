@@ -141,13 +141,7 @@ impl Evaluator {
     /// move ordering and the Multi-ProbCut fits (and, for a network fitted as their correction,
     /// the value it corrects: refused if the network was fitted over other weights).
     pub fn with_network(weights: Arc<Weights>, network: Arc<network::Quantized>) -> Result<Evaluator, String> {
-        if network.base() != 0 && network.base() != weights.hash() {
-            return Err(format!(
-                "the network corrects other pattern weights (hash {:016x}) than those in use ({:016x})",
-                network.base(),
-                weights.hash()
-            ));
-        }
+        network.check_base(&weights)?;
         Ok(Evaluator { kind: EvalKind::Pattern, weights, network: Some(network) })
     }
 

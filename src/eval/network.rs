@@ -27,6 +27,7 @@
 //! checksum of everything before it. A file of another layout, cut short or damaged is refused.
 
 use super::pattern::{FEATURE_OFFSET, FEATURES, LANES, OFFSETS, PATTERNS, canonical_indices};
+use super::weights::Weights;
 use crate::rng::Rng;
 use std::sync::LazyLock;
 
@@ -364,6 +365,19 @@ impl Quantized {
     /// alone.
     pub fn base(&self) -> u64 {
         self.base
+    }
+
+    /// Whether the network can be read beside `weights`: one fitted as a correction only beside
+    /// the weights it corrects.
+    pub fn check_base(&self, weights: &Weights) -> Result<(), String> {
+        if self.base != 0 && self.base != weights.hash() {
+            return Err(format!(
+                "the network corrects other pattern weights (hash {:016x}) than these ({:016x})",
+                self.base,
+                weights.hash()
+            ));
+        }
+        Ok(())
     }
 
     /// A hash of the network: the search's table is cleared when the evaluation changes.

@@ -20,9 +20,9 @@ use crate::engine::settings::{
     MAX_BOOK_RANDOMNESS, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_LEVEL, MAX_THREADS, MIN_HASH_MIB, MovePlan,
 };
 use crate::engine::{Context, Flow, Frontend, Latency};
+use crate::eval::EvalKind;
 use crate::eval::network::{Network, Quantized};
 use crate::eval::weights::Weights;
-use crate::eval::{EvalKind, Evaluator};
 use crate::formats::{ascii_board, discs_text, spaced_moves};
 use crate::quote::{MAX_ERROR_CHARS, Quoted, clipped, one_line};
 use crate::search::{Clock, Limits, MAX_SELECTIVITY, SearchInfo, SearchResult, search_depth, unsearched};
@@ -165,15 +165,12 @@ impl Ugi {
                     "" | "<embedded>" => Ok(Weights::embedded()),
                     path => Weights::read(Path::new(path)).map(Arc::new),
                 };
-                let corrected = ctx.settings.network.as_ref().map_or(0, |net| net.base());
-                match weights {
-                    Ok(weights) if corrected != 0 && corrected != weights.hash() => Ugi::error(
-                        ctx,
-                        format!(
-                            "setoption Weights: {}: the network in use (--network) corrects other weights",
-                            Quoted(value)
-                        ),
-                    ),
+                let checked = weights.and_then(|weights| {
+                    let network = ctx.settings.network.as_ref();
+                    let check = network.map_or(Ok(()), |net| net.check_base(&weights));
+                    check.map(|()| weights).map_err(|e| format!("{}: {e}", Quoted(value)))
+                });
+                match checked {
                     Ok(weights) => ctx.settings.weights = weights,
                     Err(e) => Ugi::error(ctx, format!("setoption Weights: {e}")),
                 }
@@ -182,10 +179,9 @@ impl Ugi {
                 "" | "<none>" => ctx.settings.network = None,
                 path => {
                     let read = Network::read(Path::new(path)).and_then(|net| {
-                        let quantized = Arc::new(Quantized::new(&net));
-                        Evaluator::with_network(Arc::clone(&ctx.settings.weights), Arc::clone(&quantized))
-                            .map(|_| quantized)
-                            .map_err(|e| format!("{path}: {e}"))
+                        let quantized = Quantized::new(&net);
+                        quantized.check_base(&ctx.settings.weights).map_err(|e| format!("{path}: {e}"))?;
+                        Ok(Arc::new(quantized))
                     });
                     match read {
                         Ok(net) => ctx.settings.network = Some(net),
