@@ -52,6 +52,10 @@ pub struct TrainNetworkArgs {
     /// shrinks them by the step size times this.
     #[arg(long, default_value_t = 3.0)]
     weight_decay: f32,
+    /// A new network reads only the patterns, not the position's mobility as well (a network
+    /// from --start or the checkpoint keeps its own inputs).
+    #[arg(long)]
+    no_mobility: bool,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
@@ -98,6 +102,7 @@ impl TrainNetworkArgs {
             seed: self.seed,
             residual,
             weight_decay: self.weight_decay,
+            mobility: !self.no_mobility,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,
         })))

@@ -164,13 +164,13 @@ impl Evaluator {
     pub fn evaluate_lanes(&self, lanes: &[u16; pattern::LANES], player: u64, opponent: u64, moves: u64) -> i32 {
         match &self.network {
             Some(net) => {
-                let empties = 64 - (player | opponent).count_ones();
                 let base = if net.base() == 0 {
                     0
                 } else {
                     self.weights.evaluate_indices_with_moves(lanes, player, opponent, moves)
                 };
-                (base + net.evaluate(lanes, empties)).clamp(-weights::SEARCH_BOUND, weights::SEARCH_BOUND)
+                (base + net.evaluate(lanes, player, opponent, moves))
+                    .clamp(-weights::SEARCH_BOUND, weights::SEARCH_BOUND)
             }
             None => self.weights.evaluate_indices_with_moves(lanes, player, opponent, moves),
         }
@@ -198,9 +198,12 @@ impl Evaluator {
         match self.kind {
             EvalKind::Pattern if pos.size() == BoardSize::Eight => match &self.network {
                 Some(net) => {
-                    let lanes = pattern::Features::new(pos.player(), pos.opponent()).player;
-                    let base = if net.base() == 0 { 0 } else { self.weights.evaluate(pos.player(), pos.opponent()) };
-                    (base + net.evaluate(&lanes, pos.empty_count())).clamp(-WIPEOUT, WIPEOUT)
+                    let (player, opponent) = (pos.player(), pos.opponent());
+                    let lanes = pattern::Features::new(player, opponent).player;
+                    let base = if net.base() == 0 { 0 } else { self.weights.evaluate(player, opponent) };
+                    let value =
+                        net.evaluate(&lanes, player, opponent, crate::board::movegen::legal_moves(player, opponent));
+                    (base + value).clamp(-WIPEOUT, WIPEOUT)
                 }
                 None => self.weights.evaluate(pos.player(), pos.opponent()),
             },
@@ -302,7 +305,7 @@ mod tests {
     #[test]
     fn a_correcting_network_adds_to_the_weights_it_was_fitted_over() {
         let weights = Weights::embedded();
-        let mut net = network::Network::initial_correction(4, weights.hash());
+        let mut net = network::Network::initial_correction(4, weights.hash(), true);
         net.readout_bias.iter_mut().for_each(|b| *b = 1.5);
         let eval = Evaluator::with_network(weights.clone(), Arc::new(network::Quantized::new(&net))).unwrap();
         let alone = {
@@ -313,7 +316,8 @@ mod tests {
         let pos = Position::initial().play("f5".parse().unwrap());
         let lanes = pattern::Features::new(pos.player(), pos.opponent()).player;
         let moves = pos.legal_moves().0;
-        let sum = weights.evaluate(pos.player(), pos.opponent()) + alone.evaluate(&lanes, pos.empty_count());
+        let sum = weights.evaluate(pos.player(), pos.opponent())
+            + alone.evaluate(&lanes, pos.player(), pos.opponent(), moves);
         assert_eq!(eval.evaluate(&pos), sum);
         assert_eq!(eval.evaluate_lanes(&lanes, pos.player(), pos.opponent(), moves), sum);
         // Over other weights it is refused, in one line.

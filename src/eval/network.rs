@@ -20,14 +20,22 @@
 //! adds and clipped, then read out in 32 bits; an AVX2 path and a portable one give the same
 //! numbers, and both stay within a few centi-discs of the float model.
 //!
-//! The file (`MAGPIENN`, version 2): the magic, the version, the hidden width, the rows, the
-//! stages, a hash of the pattern layout and the hash of the pattern weights it corrects, 0 for
-//! none (u32 and u64, little-endian), then the float weights
+//! A network may also read the position's mobility (`magpie train-network` fits one that does
+//! unless told `--no-mobility`): one more row, of the pair (the side to move's legal moves, the
+//! other side's), as the pattern weights' mobility table reads it.
+//!
+//! The file (`MAGPIENN`, version 3): the magic, the version, the hidden width, the rows, the
+//! stages, the inputs (0 the patterns, 1 the patterns and mobility), a hash of the pattern layout
+//! and the hash of the pattern weights it corrects, 0 for none (u32 and u64, little-endian), then
+//! the float weights
 //! (the transformer by rows, its bias, the readouts by empties, their biases), then an FNV-1a
 //! checksum of everything before it. A file of another layout, cut short or damaged is refused.
 
-use super::pattern::{FEATURE_OFFSET, FEATURES, LANES, OFFSETS, PATTERNS, canonical_indices};
+use super::pattern::{
+    FEATURE_OFFSET, FEATURES, LANES, MOBILITY, MOBILITY_MAX, OFFSETS, PATTERNS, canonical_indices, mobility_index_of,
+};
 use super::weights::Weights;
+use crate::board::movegen::legal_moves;
 use crate::rng::Rng;
 use std::sync::LazyLock;
 
@@ -46,14 +54,22 @@ pub const READOUT_SCALE: i32 = 64;
 /// The largest readout weight the quantized network holds, in float units.
 pub const READOUT_BOUND: f32 = 32767.0 / READOUT_SCALE as f32;
 
+/// The mobility input's rows, one for each pair (the side to move's legal moves, the other
+/// side's), each counted up to [`MOBILITY_MAX`], as the pattern weights' mobility table has.
+pub const MOBILITY_ROWS: usize = ((MOBILITY_MAX + 1) * (MOBILITY_MAX + 1)) as usize;
+
+/// The inputs a position reads at most: its 76 pattern placements and its mobility.
+pub const INPUTS: usize = FEATURES + 1;
+
 const MAGIC: &[u8; 8] = b"MAGPIENN";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// For every feature index (a pattern's offset plus a base-3 index, as [`FEATURE_OFFSET`] and the
-/// lanes of [`super::pattern::Features`] make them), the row of the transformer it reads; and the
-/// number of rows.
+/// lanes of [`super::pattern::Features`] make them), the row of the transformer it reads; the
+/// mobility rows after the patterns'; and the number of rows.
 pub struct Rows {
     row_of: Vec<u32>,
+    patterns: usize,
     count: usize,
 }
 
@@ -75,7 +91,7 @@ impl Rows {
                 row_of[OFFSETS[p] + index] = first_row[class];
             }
         }
-        Rows { row_of, count: count as usize }
+        Rows { row_of, patterns: count as usize, count: count as usize + MOBILITY_ROWS }
     }
 
     /// The row of feature index `index`.
@@ -89,16 +105,28 @@ impl Rows {
         self.count
     }
 
-    /// The rows of a position's features, from the lanes of its [`super::pattern::Features`].
+    /// The rows of a position's inputs, from the lanes of its [`super::pattern::Features`] and
+    /// its cell of the mobility table ([`mobility_cell`]).
     #[inline]
-    pub fn of_lanes(&self, lanes: &[u16; LANES]) -> [u32; FEATURES] {
-        std::array::from_fn(|n| self.row_of[FEATURE_OFFSET[n] as usize + lanes[n] as usize])
+    pub fn of_lanes(&self, lanes: &[u16; LANES], mobility: usize) -> [u32; INPUTS] {
+        std::array::from_fn(|n| match n {
+            FEATURES => (self.patterns + mobility) as u32,
+            _ => self.row_of[FEATURE_OFFSET[n] as usize + lanes[n] as usize],
+        })
     }
 
     /// The rows of the side to move's discs `player` against `opponent`.
-    pub fn of(&self, player: u64, opponent: u64) -> [u32; FEATURES] {
-        self.of_lanes(&super::pattern::Features::new(player, opponent).player)
+    pub fn of(&self, player: u64, opponent: u64) -> [u32; INPUTS] {
+        let mobility = mobility_cell(legal_moves(player, opponent), legal_moves(opponent, player));
+        self.of_lanes(&super::pattern::Features::new(player, opponent).player, mobility)
     }
+}
+
+/// The cell of the mobility table of a position whose side to move has the legal moves `mine`
+/// and the other side `theirs`: 0 to [`MOBILITY_ROWS`] - 1.
+#[inline]
+pub fn mobility_cell(mine: u64, theirs: u64) -> usize {
+    mobility_index_of(mine, theirs) - MOBILITY
 }
 
 /// The rows of the pattern layout, built once.
@@ -155,6 +183,8 @@ pub struct Network {
     /// The hash of the pattern weights whose value this network's is added to, 0 if it stands
     /// alone.
     pub base: u64,
+    /// Whether the position's mobility is an input (its rows stay unread, and at 0, if not).
+    pub mobility: bool,
 }
 
 /// What a forward pass keeps for the backward one.
@@ -181,16 +211,26 @@ impl Network {
             readout: vec![0.0; STAGES * HIDDEN],
             readout_bias: vec![0.0; STAGES],
             base: 0,
+            mobility: true,
         }
     }
 
-    /// A network to start a fit from: small random transformer rows (seeded), the bias at half
-    /// the clip so that every unit starts alive, and readouts of both signs.
-    pub fn initial(seed: u64) -> Network {
+    /// The inputs it reads: the pattern placements, and the mobility if it is one.
+    #[inline]
+    pub fn inputs(&self) -> usize {
+        FEATURES + usize::from(self.mobility)
+    }
+
+    /// A network to start a fit from: small random transformer rows (seeded; the mobility rows at
+    /// 0 if it does not read them), the bias at half the clip so that every unit starts alive, and
+    /// readouts of both signs.
+    pub fn initial(seed: u64, mobility: bool) -> Network {
         let mut rng = Rng::new(seed);
         let mut uniform = |scale: f32| (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 * scale - scale;
         let mut net = Network::zeros();
-        for w in &mut net.transformer {
+        net.mobility = mobility;
+        let filled = if mobility { rows().count() } else { rows().patterns } * HIDDEN;
+        for w in &mut net.transformer[..filled] {
             *w = uniform(0.02);
         }
         net.bias = [0.5; HIDDEN];
@@ -202,19 +242,19 @@ impl Network {
 
     /// A network to start a correction of the pattern weights of hash `base` from: as
     /// [`Network::initial`], with readouts a tenth as large, so that it starts near 0.
-    pub fn initial_correction(seed: u64, base: u64) -> Network {
-        let mut net = Network::initial(seed);
+    pub fn initial_correction(seed: u64, base: u64, mobility: bool) -> Network {
+        let mut net = Network::initial(seed, mobility);
         net.readout.iter_mut().for_each(|w| *w *= 0.1);
         net.base = base;
         net
     }
 
-    /// The forward pass over a position's feature rows, for a position with `empties` empty
-    /// squares.
+    /// The forward pass over a position's input rows (the mobility's read only if it is an
+    /// input), for a position with `empties` empty squares.
     #[inline]
-    pub fn forward(&self, rows: &[u32; FEATURES], empties: u32) -> Forward {
+    pub fn forward(&self, rows: &[u32; INPUTS], empties: u32) -> Forward {
         let mut accumulator = self.bias;
-        for &row in rows {
+        for &row in &rows[..self.inputs()] {
             let start = row as usize * HIDDEN;
             for (a, w) in accumulator.iter_mut().zip(&self.transformer[start..start + HIDDEN]) {
                 *a += w;
@@ -237,7 +277,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(48 + 4 * (self.transformer.len() + self.readout.len() + 2 * STAGES));
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, HIDDEN as u32, rows().count() as u32, STAGES as u32] {
+        for n in [VERSION, HIDDEN as u32, rows().count() as u32, STAGES as u32, u32::from(self.mobility)] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         out.extend_from_slice(&layout_hash().to_le_bytes());
@@ -258,7 +298,7 @@ impl Network {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err("not a Magpie network file (it does not start with MAGPIENN)".to_string());
         }
-        let header = 8 + 16 + 16;
+        let header = 8 + 20 + 16;
         let floats = rows().count() * HIDDEN + HIDDEN + STAGES * HIDDEN + STAGES;
         let expected = header + 4 * floats + 8;
         let word = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -280,7 +320,12 @@ impl Network {
         if bytes.len() != expected {
             return Err(format!("{} bytes where a network file has {expected}: cut short or padded", bytes.len()));
         }
-        let layout = u64::from_le_bytes(bytes[24..32].try_into().unwrap_or_default());
+        let mobility = match word(24) {
+            Some(0) => false,
+            Some(1) => true,
+            other => return Err(format!("an unknown set of inputs ({other:?}; this build reads 0 and 1)")),
+        };
+        let layout = u64::from_le_bytes(bytes[28..36].try_into().unwrap_or_default());
         if layout != layout_hash() {
             return Err("fitted to other patterns than this build's".to_string());
         }
@@ -296,8 +341,8 @@ impl Network {
         let bias: [f32; HIDDEN] = take(HIDDEN).try_into().map_err(|_| "cut short".to_string())?;
         let readout = take(STAGES * HIDDEN);
         let readout_bias = take(STAGES);
-        let base = u64::from_le_bytes(bytes[32..40].try_into().unwrap_or_default());
-        let net = Network { transformer, bias, readout, readout_bias, base };
+        let base = u64::from_le_bytes(bytes[36..44].try_into().unwrap_or_default());
+        let net = Network { transformer, bias, readout, readout_bias, base, mobility };
         if [&net.transformer[..], &net.bias[..], &net.readout[..], &net.readout_bias[..]]
             .iter()
             .any(|part| part.iter().any(|w| !w.is_finite()))
@@ -328,6 +373,8 @@ pub struct Quantized {
     hash: u64,
     /// The hash of the pattern weights it corrects, 0 if none.
     base: u64,
+    /// Whether it reads the mobility: its rows are the transformer's last [`MOBILITY_ROWS`].
+    mobility: bool,
 }
 
 fn quantize(w: f32, scale: i32) -> i16 {
@@ -338,12 +385,10 @@ impl Quantized {
     /// The quantized form of `net`.
     pub fn new(net: &Network) -> Quantized {
         let rows = rows();
-        let total = rows.row_of.len();
-        let transformer = (0..total)
-            .map(|index| {
-                let start = rows.row(index) * HIDDEN;
-                std::array::from_fn(|h| quantize(net.transformer[start + h], ACTIVATION_SCALE))
-            })
+        let row = |row: usize| std::array::from_fn(|h| quantize(net.transformer[row * HIDDEN + h], ACTIVATION_SCALE));
+        let transformer = (0..rows.row_of.len())
+            .map(|index| row(rows.row(index)))
+            .chain((0..MOBILITY_ROWS).map(|cell| row(rows.patterns + cell)))
             .collect();
         Quantized {
             transformer,
@@ -358,6 +403,7 @@ impl Quantized {
                 hash.finish()
             },
             base: net.base,
+            mobility: net.mobility,
         }
     }
 
@@ -385,24 +431,40 @@ impl Quantized {
         self.hash
     }
 
-    /// The value in centi-discs of the position whose features' lanes are `lanes`, with `empties`
-    /// empty squares.
+    /// The index of the mobility row of the side to move's discs `player` with legal `moves`
+    /// against `opponent` (the last pattern row if the network does not read mobility, whose
+    /// entry is then skipped).
     #[inline]
-    pub fn evaluate(&self, lanes: &[u16; LANES], empties: u32) -> i32 {
+    fn mobility_row(&self, player: u64, opponent: u64, moves: u64) -> Option<usize> {
+        let first = self.transformer.len() - MOBILITY_ROWS;
+        self.mobility.then(|| first + mobility_cell(moves, legal_moves(opponent, player)))
+    }
+
+    /// The value in centi-discs of the position whose features' lanes are `lanes`, the side to
+    /// move's discs `player` with legal `moves` against `opponent`.
+    #[inline]
+    pub fn evaluate(&self, lanes: &[u16; LANES], player: u64, opponent: u64, moves: u64) -> i32 {
+        let empties = 64 - (player | opponent).count_ones();
+        let mobility = self.mobility_row(player, opponent, moves);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is present.
-            return unsafe { self.evaluate_avx2(lanes, empties) };
+            return unsafe { self.evaluate_avx2(lanes, mobility, empties) };
         }
-        self.evaluate_portable(lanes, empties)
+        self.sum_portable(lanes, mobility, empties)
     }
 
     /// [`Quantized::evaluate`] without vector instructions: the reference of the fast paths.
-    pub fn evaluate_portable(&self, lanes: &[u16; LANES], empties: u32) -> i32 {
+    pub fn evaluate_portable(&self, lanes: &[u16; LANES], player: u64, opponent: u64, moves: u64) -> i32 {
+        let empties = 64 - (player | opponent).count_ones();
+        self.sum_portable(lanes, self.mobility_row(player, opponent, moves), empties)
+    }
+
+    fn sum_portable(&self, lanes: &[u16; LANES], mobility: Option<usize>, empties: u32) -> i32 {
         let mut accumulator = self.bias;
-        for n in 0..FEATURES {
-            let row = &self.transformer[FEATURE_OFFSET[n] as usize + lanes[n] as usize];
-            for (a, &w) in accumulator.iter_mut().zip(row) {
+        let indices = (0..FEATURES).map(|n| FEATURE_OFFSET[n] as usize + lanes[n] as usize);
+        for index in indices.chain(mobility) {
+            for (a, &w) in accumulator.iter_mut().zip(&self.transformer[index]) {
                 *a = a.saturating_add(w);
             }
         }
@@ -421,7 +483,7 @@ impl Quantized {
     /// The CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_avx2(&self, lanes: &[u16; LANES], empties: u32) -> i32 {
+    unsafe fn evaluate_avx2(&self, lanes: &[u16; LANES], mobility: Option<usize>, empties: u32) -> i32 {
         use std::arch::x86_64::*;
         let load = |row: &[i16; HIDDEN]| {
             // SAFETY: a row is 16 i16, 32 bytes; the load is unaligned.
@@ -431,6 +493,9 @@ impl Quantized {
         for n in 0..FEATURES {
             let row = &self.transformer[FEATURE_OFFSET[n] as usize + lanes[n] as usize];
             accumulator = _mm256_adds_epi16(accumulator, load(row));
+        }
+        if let Some(index) = mobility {
+            accumulator = _mm256_adds_epi16(accumulator, load(&self.transformer[index]));
         }
         let clipped = _mm256_min_epi16(
             _mm256_max_epi16(accumulator, _mm256_setzero_si256()),
@@ -495,7 +560,7 @@ mod tests {
 
     /// A network with every weight random and sizeable, so that every unit is exercised.
     fn busy_network(seed: u64) -> Network {
-        let mut net = Network::initial(seed);
+        let mut net = Network::initial(seed, true);
         let mut rng = Rng::new(seed ^ 0x55);
         for w in &mut net.transformer {
             *w = (rng.below(2001) as f32 - 1000.0) / 4000.0;
@@ -519,41 +584,75 @@ mod tests {
         }
     }
 
+    /// The quantized network's value of `player` to move against `opponent`.
+    fn quantized_value(quantized: &Quantized, player: u64, opponent: u64) -> i32 {
+        quantized.evaluate(&Features::new(player, opponent).player, player, opponent, legal_moves(player, opponent))
+    }
+
     #[test]
     fn a_position_and_its_mirror_images_score_the_same() {
-        let net = busy_network(3);
-        let quantized = Quantized::new(&net);
-        for pos in random_positions(5, 40) {
-            let (player, opponent) = (pos.player(), pos.opponent());
-            let value = net.evaluate(player, opponent);
-            let lanes = Features::new(player, opponent).player;
-            let q = quantized.evaluate(&lanes, pos.empty_count());
-            for s in 1..8 {
-                let (p, o) = (image(s, player), image(s, opponent));
-                assert!((net.evaluate(p, o) - value).abs() < 1e-4, "{pos} under symmetry {s}");
-                assert_eq!(quantized.evaluate(&Features::new(p, o).player, pos.empty_count()), q, "{pos}, {s}");
+        for mobility in [true, false] {
+            let mut net = busy_network(3);
+            net.mobility = mobility;
+            let quantized = Quantized::new(&net);
+            for pos in random_positions(5, 40) {
+                let (player, opponent) = (pos.player(), pos.opponent());
+                let value = net.evaluate(player, opponent);
+                let q = quantized_value(&quantized, player, opponent);
+                for s in 1..8 {
+                    let (p, o) = (image(s, player), image(s, opponent));
+                    assert!((net.evaluate(p, o) - value).abs() < 1e-4, "{pos} under symmetry {s}");
+                    assert_eq!(quantized_value(&quantized, p, o), q, "{pos}, {s}");
+                }
             }
         }
     }
 
     #[test]
     fn the_fast_and_portable_paths_agree_and_stay_near_the_float_model() {
-        let net = busy_network(7);
-        let quantized = Quantized::new(&net);
-        let (mut worst, mut total) = (0f32, 0f32);
-        let positions = random_positions(9, 300);
-        for pos in &positions {
-            let lanes = Features::new(pos.player(), pos.opponent()).player;
-            let fast = quantized.evaluate(&lanes, pos.empty_count());
-            assert_eq!(fast, quantized.evaluate_portable(&lanes, pos.empty_count()), "{pos}");
-            let float = net.evaluate(pos.player(), pos.opponent()) * 100.0;
-            worst = worst.max((float - fast as f32).abs());
-            total += (float - fast as f32).abs();
+        for mobility in [true, false] {
+            let mut net = busy_network(7);
+            net.mobility = mobility;
+            let quantized = Quantized::new(&net);
+            let (mut worst, mut total) = (0f32, 0f32);
+            let positions = random_positions(9, 300);
+            for pos in &positions {
+                let (player, opponent) = (pos.player(), pos.opponent());
+                let lanes = Features::new(player, opponent).player;
+                let moves = legal_moves(player, opponent);
+                let fast = quantized.evaluate(&lanes, player, opponent, moves);
+                assert_eq!(fast, quantized.evaluate_portable(&lanes, player, opponent, moves), "{pos}");
+                let float = net.evaluate(player, opponent) * 100.0;
+                worst = worst.max((float - fast as f32).abs());
+                total += (float - fast as f32).abs();
+            }
+            // Each of 77 rows rounds by up to half of 1/256 and each readout weight by half of
+            // 1/64, mostly cancelling; the last division truncates.
+            let mean = total / positions.len() as f32;
+            assert!(
+                worst < 12.0 && mean < 2.0,
+                "the quantized network is {mean} (at worst {worst}) cp from the float one"
+            );
         }
-        // Each of 76 rows rounds by up to half of 1/256 and each readout weight by half of 1/64,
-        // mostly cancelling; the last division truncates.
-        let mean = total / positions.len() as f32;
-        assert!(worst < 12.0 && mean < 2.0, "the quantized network is {mean} (at worst {worst}) cp from the float one");
+    }
+
+    #[test]
+    fn the_mobility_row_is_read_only_by_a_network_that_takes_mobility() {
+        let mut net = Network::zeros();
+        let pos = Position::initial().play("f5".parse().unwrap());
+        // Black has 3 moves after f5, White 3: the cell (3, 3).
+        let (player, opponent) = (pos.player(), pos.opponent());
+        assert_eq!(rows().of(player, opponent)[FEATURES] as usize, rows().patterns + 3 * 25 + 3);
+        let row = (rows().patterns + 3 * 25 + 3) * HIDDEN;
+        net.transformer[row] = 0.5;
+        net.readout[pos.empty_count() as usize * HIDDEN] = 4.0;
+        assert_eq!(net.evaluate(player, opponent), 2.0);
+        assert_eq!(quantized_value(&Quantized::new(&net), player, opponent), 200);
+        net.mobility = false;
+        assert_eq!(net.evaluate(player, opponent), 0.0);
+        assert_eq!(quantized_value(&Quantized::new(&net), player, opponent), 0);
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert!(!back.mobility && back == net, "the inputs round-trip through the file");
     }
 
     #[test]
@@ -570,6 +669,9 @@ mod tests {
         let mut other_version = bytes.clone();
         other_version[8] = 9;
         assert!(Network::from_bytes(&other_version).unwrap_err().contains("version 9"));
+        let mut other_inputs = bytes.clone();
+        other_inputs[24] = 7;
+        assert!(Network::from_bytes(&other_inputs).unwrap_err().contains("unknown set of inputs"));
         let mut not_a_number = net;
         not_a_number.bias[3] = f32::NAN;
         assert!(Network::from_bytes(&not_a_number.to_bytes()).unwrap_err().contains("not a number"));
@@ -586,9 +688,11 @@ mod tests {
         net.readout.iter_mut().for_each(|w| *w = 1.0);
         let quantized = Quantized::new(&net);
         let pos = Position::initial();
-        let lanes = Features::new(pos.player(), pos.opponent()).player;
+        let (player, opponent) = (pos.player(), pos.opponent());
+        let lanes = Features::new(player, opponent).player;
+        let moves = legal_moves(player, opponent);
         // Every unit clipped at 1: 16 units of 1 disc.
-        assert_eq!(quantized.evaluate(&lanes, 60), 1600);
-        assert_eq!(quantized.evaluate_portable(&lanes, 60), 1600);
+        assert_eq!(quantized.evaluate(&lanes, player, opponent, moves), 1600);
+        assert_eq!(quantized.evaluate_portable(&lanes, player, opponent, moves), 1600);
     }
 }

@@ -18,8 +18,7 @@
 //! (decoupled from the gradient, as AdamW does): the rows of rare configurations otherwise learn
 //! their few samples by heart.
 
-use crate::eval::network::{Forward, HIDDEN, Network, STAGES, activation, rows};
-use crate::eval::pattern::FEATURES;
+use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, STAGES, activation, rows};
 use crate::eval::weights::Weights;
 use crate::formats::samples::Sample;
 use crate::rng::Rng;
@@ -62,6 +61,8 @@ pub struct NetworkTrainRequest {
     pub residual: Option<Arc<Weights>>,
     /// The decoupled weight decay of the transformer rows read, per unit of step.
     pub weight_decay: f32,
+    /// Whether a new network reads the position's mobility as well as its patterns.
+    pub mobility: bool,
     /// Threads.
     pub threads: usize,
     /// Show a progress bar on stderr.
@@ -101,7 +102,7 @@ impl Gradient {
     }
 
     /// Adds the gradient of the squared error of one sample, scaled by `scale` (2 / batch size).
-    fn add_sample(&mut self, net: &Network, rows: &[u32; FEATURES], empties: u32, target: f32, scale: f32) {
+    fn add_sample(&mut self, net: &Network, rows: &[u32; INPUTS], empties: u32, target: f32, scale: f32) {
         let Forward { accumulator, value } = net.forward(rows, empties);
         let error = value - target;
         self.loss += f64::from(error) * f64::from(error);
@@ -123,7 +124,7 @@ impl Gradient {
         for (b, d) in self.bias.iter_mut().zip(&d_accumulator) {
             *b += d;
         }
-        for &row in rows {
+        for &row in &rows[..net.inputs()] {
             if !self.marked[row as usize] {
                 self.marked[row as usize] = true;
                 self.touched.push(row);
@@ -522,8 +523,8 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
         }
         None => State::start(match &request.start {
             Some(net) => net.clone(),
-            None if base.is_some() => Network::initial_correction(request.seed, base_hash),
-            None => Network::initial(request.seed),
+            None if base.is_some() => Network::initial_correction(request.seed, base_hash, request.mobility),
+            None => Network::initial(request.seed, request.mobility),
         }),
     };
     if state.net.base != base_hash {
@@ -536,8 +537,9 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
     }
     writeln!(
         out,
-        "fitting a network of {} rows x {HIDDEN} to {} positions ({} held out), batches of {}, {} thread{}",
+        "fitting a network of {} rows x {HIDDEN}, reading the patterns{}, to {} positions ({} held out), batches of {}, {} thread{}",
         rows().count(),
+        if state.net.mobility { " and mobility" } else { "" },
         fitted.len(),
         held_out.len(),
         request.batch,
@@ -584,6 +586,7 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
 mod tests {
     use super::*;
     use crate::board::Position;
+    use crate::eval::pattern::FEATURES;
     use crate::formats::samples::Source;
 
     fn random_samples(seed: u64, count: usize, teacher: &Network) -> Vec<Sample> {
@@ -614,7 +617,7 @@ mod tests {
         samples
             .iter()
             .map(|(rows, empties, target)| {
-                let rows: [u32; FEATURES] = rows.clone().try_into().unwrap();
+                let rows: [u32; INPUTS] = rows.clone().try_into().unwrap();
                 let e = f64::from(net.forward(&rows, *empties).value - target);
                 e * e
             })
@@ -624,17 +627,17 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
-        let mut net = Network::initial(5);
+        let mut net = Network::initial(5, true);
         // Readouts and biases that keep the units inside the clip's range, where it has a slope.
         net.readout.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 7) as f32 - 3.0) / 3.0);
-        let teacher = Network::initial(6);
+        let teacher = Network::initial(6, true);
         let samples: Vec<(Vec<u32>, u32, f32)> = random_samples(7, 6, &teacher)
             .iter()
             .map(|s| (rows().of(s.player, s.opponent).to_vec(), s.empties(), f32::from(s.score) / 100.0 + 1.5))
             .collect();
         let mut gradient = Gradient::new();
         for (r, empties, target) in &samples {
-            let r: [u32; FEATURES] = r.clone().try_into().unwrap();
+            let r: [u32; INPUTS] = r.clone().try_into().unwrap();
             gradient.add_sample(&net, &r, *empties, *target, 2.0 / samples.len() as f32);
         }
         let numeric = |net: &Network, set: &dyn Fn(&mut Network, f32)| {
@@ -648,8 +651,10 @@ mod tests {
             let tolerance = 1e-3 + 1e-2 * numeric.abs();
             assert!((f64::from(analytic) - numeric).abs() < tolerance, "{what}: {analytic} against {numeric}");
         };
-        // Some rows of the transformer that the samples read, each unit.
-        for &row in gradient.touched.iter().take(5) {
+        // Some rows of the transformer that the samples read, each unit, and a mobility row.
+        let mobility_row = samples[0].0[FEATURES];
+        assert!(gradient.touched.contains(&mobility_row));
+        for &row in gradient.touched.iter().take(5).chain([&mobility_row]) {
             for h in [0, 7, 15] {
                 let i = row as usize * HIDDEN + h;
                 let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
@@ -688,6 +693,7 @@ mod tests {
             seed: 3,
             residual: None,
             weight_decay: 0.0,
+            mobility: true,
             threads,
             progress: false,
         }
@@ -696,13 +702,13 @@ mod tests {
     #[test]
     fn a_small_network_learns_a_known_one_and_threads_change_nothing() {
         // The teacher: a network whose readouts are sizeable, so that its values spread.
-        let mut teacher = Network::initial(11);
+        let mut teacher = Network::initial(11, true);
         teacher.readout.iter_mut().for_each(|w| *w *= 8.0);
         let samples = random_samples(12, 3000, &teacher);
         let (fitted, held_out) = (&Set::new(samples[..2700].to_vec(), None), &Set::new(samples[2700..].to_vec(), None));
         let baseline = errors(&Network::zeros(), held_out, 1).0;
         let run = |threads| {
-            let mut state = State::start(Network::initial(request(threads, 6).seed));
+            let mut state = State::start(Network::initial(request(threads, 6).seed, true));
             fit(&request(threads, 6), &mut state, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
             state
         };
@@ -717,7 +723,7 @@ mod tests {
         // Scores that are the built-in weights' values plus a teacher network's: a correction
         // fitted over the weights finds the teacher's part.
         let weights = Weights::embedded();
-        let mut teacher = Network::initial(31);
+        let mut teacher = Network::initial(31, true);
         teacher.readout.iter_mut().for_each(|w| *w *= 4.0);
         let mut samples = random_samples(32, 3000, &teacher);
         for s in &mut samples {
@@ -730,7 +736,7 @@ mod tests {
         let fit_with = |decay: f32| {
             let mut request = request(2, 6);
             request.weight_decay = decay;
-            let mut state = State::start(Network::initial_correction(3, weights.hash()));
+            let mut state = State::start(Network::initial_correction(3, weights.hash(), true));
             fit(&request, &mut state, &fitted, &held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
             state
         };
@@ -756,12 +762,12 @@ mod tests {
 
     #[test]
     fn a_fit_resumed_from_its_checkpoint_ends_as_one_run() {
-        let teacher = Network::initial(21);
+        let teacher = Network::initial(21, true);
         let samples = random_samples(22, 800, &teacher);
         let (fitted, held_out) = (&Set::new(samples[..700].to_vec(), None), &Set::new(samples[700..].to_vec(), None));
-        let mut straight = State::start(Network::initial(3));
+        let mut straight = State::start(Network::initial(3, true));
         fit(&request(2, 4), &mut straight, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
-        let mut first = State::start(Network::initial(3));
+        let mut first = State::start(Network::initial(3, true));
         fit(&request(2, 2), &mut first, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
         let mut resumed = State::from_bytes(&first.to_bytes()).unwrap();
         assert!(resumed == first, "a checkpoint round-trips");
