@@ -4,12 +4,15 @@
 //!
 //! - [`ugi`]: Magpie's own UCI-shaped protocol, compatible with UGI clients (cutegames);
 //! - [`nboard`]: the NBoard protocol (the NBoard GUI, the Edax and NTest world);
-//! - [`gtp`]: the Go Text Protocol as Othello GUIs and match runners use it (Quarry, GoGui).
+//! - [`gtp`]: the Go Text Protocol as Othello GUIs and match runners use it (Quarry, GoGui);
+//! - [`ggs`]: the Generic Game Server's Othello service, whose client (`magpie ggs`) is a tool
+//!   over the same engine rather than an engine loop on stdin.
 //!
 //! The protocol is recognised from the first line ([`Protocol::detect`]) or forced on the command
 //! line; [`run_stdio`] makes that choice and runs the engine loop with the chosen front end.
 
 pub mod console;
+pub mod ggs;
 pub mod gtp;
 pub mod nboard;
 pub mod ugi;
