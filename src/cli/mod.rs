@@ -18,6 +18,7 @@ mod bestmove;
 mod book;
 mod datagen;
 mod fit_eval;
+mod ggs;
 mod matches;
 mod numbers;
 mod openings;
@@ -85,6 +86,7 @@ enum Command {
     Review(review::ReviewArgs),
     Analyze(analyze::AnalyzeArgs),
     Match(matches::MatchArgs),
+    Ggs(Box<ggs::GgsArgs>),
     Openings(openings::OpeningsArgs),
     FitEval(fit_eval::FitEvalArgs),
     WthorSamples(wthor_samples::WthorSamplesArgs),
@@ -124,6 +126,8 @@ pub enum Request {
     BestMove(BestMoveRequest),
     /// Play a match.
     Match(Box<MatchConfig>),
+    /// Play on the Generic Game Server.
+    Ggs(Box<tools::ggs::GgsRequest>),
     /// Write openings from tournament games.
     Openings(Box<OpeningsRequest>),
     /// Fit the evaluation's weights to these games (read from `--wthor`).
@@ -183,6 +187,7 @@ fn command_name(command: &Command) -> &'static str {
         Command::Datagen(_) => "datagen",
         Command::Relabel(_) => "relabel",
         Command::Book(_) => "book",
+        Command::Ggs(_) => "ggs",
     }
 }
 
@@ -257,6 +262,7 @@ where
         Command::Datagen(args) => args.request(&engine),
         Command::Relabel(args) => args.request(&engine),
         Command::Book(args) => args.request(&engine),
+        Command::Ggs(args) => args.request(&engine),
     }
 }
 
@@ -369,6 +375,20 @@ fn run(request: Request, started: Instant) -> Result<(), Failure> {
             Err(e @ MatchError::CannotStart { .. }) => return Err(Failure::Input(e.to_string())),
             Err(MatchError::Io(e)) => return Err(Failure::Run(e.to_string())),
         },
+        Request::Ggs(request) => {
+            use crate::tools::ggs::GgsError;
+            use io::Write;
+            match tools::ggs::run(*request) {
+                Ok(summary) => writeln!(
+                    stdout,
+                    "{} boards finished, {} moves sent, {} connection(s)",
+                    summary.boards, summary.moves, summary.connections
+                )?,
+                // A refused login, a table too large: bad arguments.
+                Err(e @ (GgsError::Refused(_) | GgsError::Hash(_))) => return Err(Failure::Input(e.to_string())),
+                Err(e) => return Err(Failure::Run(e.to_string())),
+            }
+        }
         Request::Openings(request) => {
             tools::openings::run(&request, &mut stdout)?;
         }

@@ -362,7 +362,7 @@ fn ending_of(ggf: &GgfGame) -> Option<Ending> {
 }
 
 /// The current UTC time as `YYYY-MM-DD hh:mm:ss UTC`.
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).

@@ -2,7 +2,8 @@
 //! best move of a position (`bestmove`), test suites solved and checked (`solve`), the accuracy of
 //! depth-limited searches against exact scores (`accuracy`), one game judged
 //! move by move (`analyze`), many games' endgames reviewed (`review`), the opening book's verbs
-//! (`book`), openings for matches from tournament games (`openings`), and the search's and move
+//! (`book`), openings for matches from tournament games (`openings`), a client of the Generic Game
+//! Server (`ggs`), and the search's and move
 //! generator's signatures (`bench`, `perft`).
 
 pub mod accuracy;
@@ -10,6 +11,7 @@ pub mod analyze;
 pub mod bench;
 pub mod bestmove;
 pub mod book;
+pub mod ggs;
 pub mod openings;
 pub mod perft;
 pub mod review;

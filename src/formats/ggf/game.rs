@@ -189,6 +189,11 @@ impl GgfGame {
         }
     }
 
+    /// Sets the game type (`TY`): the board side, with a server's letters (`8`, `s8r20`).
+    pub fn set_board_type(&mut self, board_type: impl Into<String>) {
+        self.board_type = Some(board_type.into());
+    }
+
     /// Gives the player of `color` a clock of their own (`TB`, `TW`), which overrides `TI`.
     pub fn set_player_clock(&mut self, color: Color, clock: Clock) {
         match color {

@@ -10,7 +10,8 @@ pub type Rating = f64;
 
 /// Gathers the server's lines into messages: a message is a first line and the lines after it
 /// that start with `|`; `READY`, `ALERT` or the next first line ends it. The login and password
-/// prompts, which no `READY` follows, are messages of their own.
+/// prompts, which no `READY` follows, are messages of their own, and so is every `READY` (the
+/// server's answer to a command, which tells a client that its login went through).
 #[derive(Debug, Default)]
 pub struct Framer {
     current: Vec<String>,
@@ -29,6 +30,7 @@ impl Framer {
         let trimmed = line.trim();
         if trimmed == "READY" || trimmed == "ALERT" {
             done.extend(self.flush());
+            done.push(vec!["READY".to_string()]);
         } else if let Some(rest) = line.strip_prefix('|') {
             if !self.current.is_empty() {
                 self.current.push(rest.to_string());
@@ -190,6 +192,8 @@ impl Board {
 /// A message of the server, typed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
+    /// `READY` (or `ALERT`): the server is done answering.
+    Ready,
     /// `Enter login`.
     LoginPrompt,
     /// `Enter your password`.
@@ -212,6 +216,8 @@ pub enum Message {
     BoardEnd {
         /// The board.
         id: GameId,
+        /// The player the score is for (the first one named).
+        first: Option<String>,
         /// The score, if it has one.
         score: Option<f64>,
         /// The text after the players.
@@ -235,6 +241,8 @@ pub enum Message {
         /// Whether it is the second, losing, timeout.
         fatal: bool,
     },
+    /// The list of our adjourned games (`tell /os stored`): their ids.
+    Stored(Vec<String>),
     /// A message from the tournament director `/td`.
     Director(String),
     /// Anything else, or a message that could not be read: the client logs it.
@@ -245,6 +253,9 @@ pub enum Message {
 pub fn parse_message(lines: &[String]) -> Message {
     let Some(first) = lines.first() else { return Message::Other(String::new()) };
     let head = first.trim();
+    if lines.len() == 1 && head == "READY" {
+        return Message::Ready;
+    }
     if is_prompt(head) {
         return if head.to_ascii_lowercase().contains("password") {
             Message::PasswordPrompt
@@ -269,6 +280,14 @@ pub fn parse_message(lines: &[String]) -> Message {
         ["join", id, kind, ..] => board(id, kind, &lines[1..]).map(|b| Message::Join(Box::new(b))),
         ["update", id, kind, ..] => board(id, kind, &lines[1..]).map(|b| Message::Update(Box::new(b))),
         ["end", id, rest @ ..] => board_end(id, rest),
+        ["stored", ..] => Some(Message::Stored(
+            lines[1..]
+                .iter()
+                .filter_map(|l| l.split_whitespace().next())
+                .filter(|t| t.len() > 1 && t.starts_with('.') && t[1..].bytes().all(|b| b.is_ascii_digit()))
+                .map(str::to_string)
+                .collect(),
+        )),
         ["error", id, rest @ ..] => id.parse().ok().map(|id| Message::GameError { id, text: rest.join(" ") }),
         ["ERR", ..] => Some(Message::CommandError(body["ERR".len()..].trim().to_string())),
         [kind @ ("timeout" | "fatal-timeout"), id, login, ..] => {
@@ -337,11 +356,19 @@ fn request(id: &str, tokens: &[&str]) -> Option<Request> {
 
 fn board_end(id: &str, tokens: &[&str]) -> Option<Message> {
     let id: GameId = id.parse().ok()?;
-    // `( alice vs. bob ) +12.00`
+    // `( alice vs. bob ) +12.00`, or the score alone.
+    if tokens.first() != Some(&"(") {
+        let score = tokens.first().and_then(|t| t.parse::<f64>().ok());
+        return Some(Message::BoardEnd { id, first: None, score, text: tokens.join(" ") });
+    }
     let close = tokens.iter().position(|t| *t == ")")?;
     let text = tokens[close + 1..].join(" ");
     let score = tokens.get(close + 1).and_then(|t| t.parse::<f64>().ok());
-    Some(Message::BoardEnd { id, score, text })
+    let first = match tokens {
+        ["(", name, ..] if close > 1 => Some(name.to_string()),
+        _ => None,
+    };
+    Some(Message::BoardEnd { id, first, score, text })
 }
 
 /// A player's line: `alice    (1720.0 *) 00:56,1:0//02:00,1:0` (a rating below 1000 is written
@@ -467,6 +494,7 @@ mod tests {
         let mut framer = Framer::new();
         let mut out: Vec<Message> = text.lines().flat_map(|l| framer.push(l)).map(|m| parse_message(&m)).collect();
         out.extend(framer.flush().map(|m| parse_message(&m)));
+        out.retain(|m| *m != Message::Ready);
         out
     }
 
@@ -623,9 +651,19 @@ READY";
              /os: +  .40 1438.6 fly      15:00//02:00   s8r16 S 1720.0 kuroobi  .82740\nREADY\n\
              /os: +  .41 1438.6 fly      15:00//02:00       8 U      *     *\nREADY\n\
              /td: join: alice joins tournament 1\nREADY\n\
+             /os: stored 2\n|.82740  30 Jul 2026 22:30:00 kuroobi  Rhapsody s8r16:l\n|.9 x\n|junk .1\nREADY\n\
+             /os: end .5.1 -4.00\nREADY\n\
              : ERR Password is incorrect.\nREADY\n",
         );
-        assert_eq!(m[0], Message::BoardEnd { id: ".5.0".parse().unwrap(), score: Some(12.0), text: "+12.00".into() });
+        assert_eq!(
+            m[0],
+            Message::BoardEnd {
+                id: ".5.0".parse().unwrap(),
+                first: Some("alice".into()),
+                score: Some(12.0),
+                text: "+12.00".into()
+            }
+        );
         assert!(matches!(&m[1], Message::BoardEnd { score: None, text, .. } if text == "player alice left"));
         assert_eq!(m[2], Message::GameError { id: ".25".parse().unwrap(), text: "corrupt move".into() });
         assert_eq!(m[3], Message::CommandError("match '.24' not found.".into()));
@@ -642,7 +680,9 @@ READY";
         let Message::Request(r) = &m[10] else { panic!("{:?}", m[10]) };
         assert_eq!(r.opponent, None);
         assert!(matches!(&m[11], Message::Director(t) if t.contains("joins tournament 1")));
-        assert!(matches!(&m[12], Message::LoginError(t) if t.contains("Password")));
+        assert_eq!(m[12], Message::Stored(vec![".82740".into(), ".9".into()]));
+        assert!(matches!(&m[13], Message::BoardEnd { first: None, score: Some(-4.0), .. }));
+        assert!(matches!(&m[14], Message::LoginError(t) if t.contains("Password")));
     }
 
     #[test]
@@ -653,12 +693,55 @@ READY";
             "/os: + match .5 x alice\nREADY",
             "/os: - match\nREADY",
             "/os: end .5.0 ( a vs b\nREADY",
+            "/os: end .x 1\nREADY",
             "/os: + .8 1720.0 alice 01:00//02:00 8b Q 1720.0 bob\nREADY",
             "|orphan line\nREADY",
             "/os: join .5 8 K?\n| 1 * * * * * * * * 1\n| 2 * * * * * * * * 2\n| 3 * * * * * * * * 3\n| 4 * * * * * * * * 4\n| 5 * * * * * * * * 5\n| 6 * * * * * * * * 6\n| 7 * * * * * * * * 7\n| 8 * * * * * * * * 8\n|? to move\nREADY",
         ] {
             for m in messages(text) {
                 assert!(matches!(m, Message::Other(_)), "{text:?} gave {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_lines_never_panic() {
+        let mut rng = crate::rng::Rng::new(5);
+        let pieces = [
+            "/os:",
+            "join",
+            "update",
+            ".5.0",
+            "s8r20",
+            "|",
+            "*",
+            "O",
+            "-",
+            "(",
+            ")",
+            "1720.0",
+            "move(s)",
+            "to",
+            "move",
+            ":",
+            "READY",
+            "+",
+            "match",
+            "end",
+            "12:00,0:0//",
+            "1",
+            "8",
+            "f5//1.0",
+            "stored",
+            ".9",
+        ];
+        let mut framer = Framer::new();
+        for _ in 0..20_000 {
+            let n = rng.below(12);
+            let line: Vec<&str> = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let sep = if rng.below(3) == 0 { "" } else { " " };
+            for message in framer.push(&line.join(sep)) {
+                let _ = parse_message(&message);
             }
         }
     }

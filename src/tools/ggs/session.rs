@@ -1,0 +1,611 @@
+//! The client's state between the network and the search: it reads the server's messages and
+//! answers with [`Action`]s (lines to send, boards to search, games to record), and it never
+//! touches a socket or a clock, so that every rule here is tested without either.
+//!
+//! - Login: the login at its prompt, the password at its; then the `/os` set-up ([`setup_lines`]),
+//!   the tournaments to join and the games to ask for.
+//! - Requests: accepted when the [`Policy`] allows them and a game is free under `open`; a
+//!   request for an adjourned game of ours (`S`) is always accepted, since it resumes it; the
+//!   others addressed to us are declined.
+//! - Boards: the server's board is the truth. Each update's move is played on our record; when
+//!   the result differs from the server's board (or a board arrives that we never saw start), the
+//!   disagreement is logged and the record starts again from the server's position. A board where
+//!   we are to move gives one [`Turn`] per move number, so that a repeated update never makes two
+//!   moves.
+//! - Ends: a synchro board ends with its own `end`, a match with `- match`; each finished board is
+//!   recorded as GGF with its result made Black's. Adjourned and aborted games are not recorded
+//!   (an adjourned one comes back as an `S` request).
+
+use crate::board::{Color, Move, Position};
+use crate::formats::ggf::{Clock as GgfClock, GameEnd, GgfGame, GgfResult};
+use crate::protocol::ggs::{
+    Board, GameId, GameType, GgsClock, MatchEnd, MatchOutcome, Message, Request, RequestKind, command,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+/// Which requests to accept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// The game types accepted (`s8r20`; `r*` for any number of random discs): empty for every
+    /// type Magpie plays.
+    pub types: Vec<String>,
+    /// The least main time accepted on our clock.
+    pub min_main: Duration,
+    /// The most main time accepted on our clock.
+    pub max_main: Duration,
+    /// `Some(true)`: rated games only; `Some(false)`: unrated only; `None`: both.
+    pub rated: Option<bool>,
+    /// Only these opponents (empty: anyone).
+    pub opponents: Vec<String>,
+    /// Never these opponents.
+    pub avoid: Vec<String>,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            types: Vec::new(),
+            min_main: Duration::from_secs(60),
+            max_main: Duration::from_secs(3_600),
+            rated: None,
+            opponents: Vec::new(),
+            avoid: Vec::new(),
+        }
+    }
+}
+
+/// Whether `pattern` (`s8r20`, `s8r*`, `8`) names `game_type`.
+pub fn type_matches(pattern: &str, game_type: &GameType) -> bool {
+    let text = game_type.to_string();
+    let pattern = pattern.to_ascii_lowercase();
+    if pattern == text {
+        return true;
+    }
+    match (pattern.split_once("r*"), game_type.random) {
+        (Some((before, after)), Some(n)) => text == format!("{before}r{n}{after}"),
+        _ => false,
+    }
+}
+
+impl Policy {
+    /// Why `request` is refused, or `None` to accept it.
+    pub fn refusal(&self, request: &Request) -> Option<String> {
+        let Some(game_type) = request.game_type.filter(GameType::playable) else {
+            return Some(format!("Magpie does not play {}", request.type_text));
+        };
+        if !self.types.is_empty() && !self.types.iter().any(|p| type_matches(p, &game_type)) {
+            return Some(format!("{game_type} is not among the types accepted"));
+        }
+        // Our clock is the opponent's clock of the request when it has two.
+        let ours = request.opponent_clock.unwrap_or(request.clock);
+        if ours.left < self.min_main || ours.left > self.max_main {
+            return Some(format!("a main time of {} s is outside the range accepted", ours.left.as_secs()));
+        }
+        let rated = matches!(request.kind, RequestKind::Rated | RequestKind::Tournament);
+        if self.rated.is_some_and(|want| want != rated) {
+            return Some(format!("{} games are not accepted", if rated { "rated" } else { "unrated" }));
+        }
+        let named = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&request.asker));
+        if named(&self.avoid) || (!self.opponents.is_empty() && !named(&self.opponents)) {
+            return Some(format!("{} is not an opponent accepted", request.asker));
+        }
+        None
+    }
+}
+
+/// A game to ask for after login and after each match: `tell /os ask TYPE CLOCK USER`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// The game type.
+    pub game_type: GameType,
+    /// The clock, as set (`05:00//02:00`).
+    pub clock: String,
+    /// The opponent.
+    pub opponent: String,
+}
+
+impl Ask {
+    /// The line that asks for it.
+    pub fn line(&self) -> String {
+        format!("tell /os ask {} {} {}", self.game_type, self.clock, self.opponent)
+    }
+}
+
+/// The session's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The login.
+    pub login: String,
+    /// Its password.
+    pub password: String,
+    /// Which requests to accept.
+    pub policy: Policy,
+    /// Games played at once (the server's `open`; a synchro match is one).
+    pub open: u32,
+    /// Whether to take rated games (the server's `rated`).
+    pub rated: bool,
+    /// Games to ask for.
+    pub asks: Vec<Ask>,
+    /// Tournaments to join through `/td`.
+    pub tournaments: Vec<String>,
+    /// The boards to play before logging out (`None`: play on); no game is asked for once they
+    /// are played.
+    pub boards: Option<u64>,
+}
+
+/// The lines that set up the `/os` service after login: no terminal codes, bells, news, help or
+/// acknowledgements in the stream, moves always sent with their time (`trust +`), the requests
+/// shown, no client-side clock (`client -`), how many games at once, and the list of our adjourned
+/// games (whose ids are then asked for, to resume them).
+pub fn setup_lines(config: &Config) -> Vec<String> {
+    vec![
+        "vt100 -".to_string(),
+        "bell -t -tc -tg -n -nc -ng -ni -nn".to_string(),
+        "verbose -news -faq -help -ack".to_string(),
+        "tell /os trust +".to_string(),
+        format!("tell /os rated {}", if config.rated { '+' } else { '-' }),
+        "tell /os request +".to_string(),
+        "tell /os client -".to_string(),
+        format!("tell /os open {}", config.open),
+        "tell /os stored".to_string(),
+    ]
+}
+
+/// The line sent when the connection has been quiet for a while: our `open` again, which the
+/// server answers, so that neither side drops an idle connection.
+pub fn keepalive_line(config: &Config) -> String {
+    format!("tell /os open {}", config.open)
+}
+
+/// A board where we are to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// The board.
+    pub id: GameId,
+    /// Its position.
+    pub position: Position,
+    /// Our clock as the server showed it with the board.
+    pub clock: GgsClock,
+    /// The server's move count: the move to send is for this one.
+    pub ply: u32,
+    /// Boards of this match still being played (2 in a synchro match until one ends).
+    pub boards_on: u32,
+}
+
+/// What the client does in answer to the server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Send this line.
+    Send(String),
+    /// Search this board and call [`Session::moved`] with the move.
+    Search(Box<Turn>),
+    /// The board is gone or its turn has passed: drop its search, queued or running.
+    Forget(GameId),
+    /// A game is over: write it.
+    Record(Box<GgfGame>),
+    /// The server refused the login: stop, since trying again would be refused again.
+    Fatal(String),
+}
+
+/// Where the login stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Connected; the login not yet sent.
+    Connected,
+    /// The login sent; waiting for the password prompt.
+    LoginSent,
+    /// The password sent; waiting for the server to take it (its first `READY`).
+    PasswordSent,
+    /// Logged in and set up.
+    Ready,
+}
+
+/// A match of ours, as `+ match` announced it.
+#[derive(Clone, Debug)]
+struct MatchInfo {
+    players: [String; 2],
+}
+
+/// One board of ours.
+#[derive(Clone, Debug)]
+struct Game {
+    /// The moves played since the start, or since the server's board last disagreed with ours.
+    record: GgfGame,
+    /// Our colour.
+    me: Color,
+    /// The server's move count at the last board.
+    ply: u32,
+    /// The move count a [`Turn`] was last given for.
+    turn_given: Option<u32>,
+    /// The move count a move was last sent for.
+    sent: Option<u32>,
+    /// Moves the server refused.
+    refusals: u32,
+    /// Our clock at the last board.
+    clock: GgsClock,
+}
+
+/// The client's state.
+#[derive(Debug)]
+pub struct Session {
+    config: Config,
+    phase: Phase,
+    matches: HashMap<GameId, MatchInfo>,
+    games: BTreeMap<GameId, Game>,
+    /// Whether the asks wait to be sent when no match of ours is on.
+    asks_due: bool,
+    /// Boards finished and recorded (for the log's tally).
+    pub recorded: u64,
+}
+
+impl Session {
+    /// A session with these settings, not yet connected.
+    pub fn new(config: Config) -> Session {
+        Session {
+            config,
+            phase: Phase::Connected,
+            matches: HashMap::new(),
+            games: BTreeMap::new(),
+            asks_due: false,
+            recorded: 0,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Whether the login went through.
+    pub fn logged_in(&self) -> bool {
+        self.phase == Phase::Ready
+    }
+
+    /// Whether the password was sent and not yet taken: a connection lost now is a login refused
+    /// (the server drops a wrong password without a word).
+    pub fn awaiting_login(&self) -> bool {
+        self.phase == Phase::PasswordSent
+    }
+
+    /// Matches of ours going on.
+    pub fn matches_on(&self) -> usize {
+        self.matches.len()
+    }
+
+    /// A new connection: whatever was going on is the server's to adjourn, and every search is
+    /// dropped.
+    pub fn connected(&mut self) -> Vec<Action> {
+        self.phase = Phase::Connected;
+        self.matches.clear();
+        std::mem::take(&mut self.games).into_keys().map(Action::Forget).collect()
+    }
+
+    /// Answers one message.
+    pub fn message(&mut self, message: &Message) -> Vec<Action> {
+        match message {
+            Message::LoginPrompt => {
+                self.phase = Phase::LoginSent;
+                vec![Action::Send(self.config.login.clone())]
+            }
+            Message::Ready if self.phase == Phase::PasswordSent => {
+                log::info!("ggs: logged in as {}", self.config.login);
+                self.phase = Phase::Ready;
+                self.asks()
+            }
+            Message::Ready => Vec::new(),
+            Message::PasswordPrompt if self.phase == Phase::LoginSent => {
+                self.phase = Phase::PasswordSent;
+                self.asks_due = true;
+                let mut actions = vec![Action::Send(self.config.password.clone())];
+                actions.extend(setup_lines(&self.config).into_iter().map(Action::Send));
+                actions.extend(self.config.tournaments.iter().map(|t| Action::Send(format!("tell /td join {t}"))));
+                actions
+            }
+            Message::PasswordPrompt => {
+                log::warn!("ggs: a password prompt before the login was sent: ignored");
+                Vec::new()
+            }
+            Message::LoginError(text) | Message::CommandError(text) if self.phase != Phase::Ready => {
+                vec![Action::Fatal(format!("the server refused the login {}: {text}", self.config.login))]
+            }
+            Message::LoginError(text) | Message::CommandError(text) => {
+                log::warn!("ggs: the server refused a command: {text}");
+                Vec::new()
+            }
+            Message::Request(request) => self.request(request),
+            Message::RequestGone(_) => Vec::new(),
+            Message::MatchStart(start) => {
+                let names = [start.players[0].0.clone(), start.players[1].0.clone()];
+                if names.iter().any(|n| self.is_me(n)) {
+                    log::info!(
+                        "ggs: match {} starts: {} against {} ({}, {})",
+                        start.id,
+                        names[0],
+                        names[1],
+                        start.game_type.map_or("?".to_string(), |t| t.to_string()),
+                        if start.rated { "rated" } else { "unrated" }
+                    );
+                    self.matches.insert(start.id, MatchInfo { players: names });
+                }
+                Vec::new()
+            }
+            Message::Join(board) => self.board(board, true),
+            Message::Update(board) => self.board(board, false),
+            Message::BoardEnd { id, first, score, text } => {
+                // The first player named is the one the score is for; with no names, the score
+                // cannot be placed and the final position tells.
+                let black_net = match (first, score) {
+                    (Some(first), Some(score)) => self.games.get(id).map(|g| {
+                        let first_is_black =
+                            if self.is_me(first) { g.me == Color::Black } else { g.me == Color::White };
+                        if first_is_black { *score } else { -*score }
+                    }),
+                    _ => None,
+                };
+                log::info!("ggs: board {id} ends: {text}");
+                self.finish(*id, black_net).into_iter().collect()
+            }
+            Message::MatchEnd(end) => self.match_end(end),
+            Message::GameError { id, text } => self.refused(*id, text),
+            Message::Timeout { id, login, fatal } => {
+                let whose = if self.is_me(login) { "our" } else { "the opponent's" };
+                let what = if *fatal { "out of time, extension included" } else { "into the extension" };
+                if self.is_me(login) {
+                    log::warn!("ggs: {id}: {whose} clock ran {what}");
+                } else {
+                    log::info!("ggs: {id}: {whose} clock ran {what}");
+                }
+                Vec::new()
+            }
+            Message::Stored(ids) => {
+                if !ids.is_empty() {
+                    log::info!("ggs: adjourned games stored: {}; asking to resume them", ids.join(" "));
+                }
+                ids.iter().map(|id| Action::Send(format!("tell /os ask {id}"))).collect()
+            }
+            Message::Director(text) => {
+                log::info!("ggs: /td: {text}");
+                Vec::new()
+            }
+            Message::Other(text) => {
+                log::debug!("ggs: skipped: {text}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The search of `turn` found `mv`: the line that plays it, unless the board has moved on.
+    /// `eval` is in discs for us, `time` what the move took.
+    pub fn moved(&mut self, turn: &Turn, mv: Move, eval: f64, time: Duration) -> Vec<Action> {
+        let Some(game) = self.games.get_mut(&turn.id) else { return Vec::new() };
+        if game.ply != turn.ply || game.sent == Some(turn.ply) || game.record.position() != turn.position {
+            return Vec::new();
+        }
+        game.sent = Some(turn.ply);
+        vec![Action::Send(command::play(turn.id, mv, eval, time))]
+    }
+
+    /// Our boards of `id`'s match not yet over.
+    fn boards_on(&self, id: GameId) -> u32 {
+        let on = |g: &&Game| !g.record.position().is_game_over();
+        self.games.iter().filter(|(k, _)| k.match_id() == id.match_id()).map(|(_, g)| g).filter(on).count() as u32
+    }
+
+    fn is_me(&self, login: &str) -> bool {
+        login.eq_ignore_ascii_case(&self.config.login)
+    }
+
+    /// The asks, if they are due and no match of ours is on.
+    fn asks(&mut self) -> Vec<Action> {
+        let done = self.config.boards.is_some_and(|n| self.recorded >= n);
+        if !self.asks_due || !self.matches.is_empty() || self.phase != Phase::Ready || done {
+            return Vec::new();
+        }
+        self.asks_due = false;
+        self.config.asks.iter().map(|a| Action::Send(a.line())).collect()
+    }
+
+    fn request(&mut self, request: &Request) -> Vec<Action> {
+        if self.is_me(&request.asker) {
+            return Vec::new();
+        }
+        let for_us = request.opponent.as_deref().is_some_and(|o| self.is_me(o));
+        if (request.kind == RequestKind::Stored || request.stored.is_some()) && for_us {
+            log::info!("ggs: {} asks to resume {}: accepted", request.asker, request.stored.as_deref().unwrap_or("?"));
+            return vec![Action::Send(command::accept(&request.id))];
+        }
+        if !for_us && request.opponent.is_some() {
+            return Vec::new();
+        }
+        let refusal = if self.matches.len() >= self.config.open as usize {
+            Some(format!("{} game(s) already on", self.matches.len()))
+        } else {
+            self.config.policy.refusal(request)
+        };
+        match refusal {
+            None => {
+                log::info!("ggs: {} {} from {}: accepted", request.type_text, request.id, request.asker);
+                vec![Action::Send(command::accept(&request.id))]
+            }
+            Some(why) if for_us => {
+                log::info!("ggs: {} {} from {}: declined ({why})", request.type_text, request.id, request.asker);
+                vec![Action::Send(command::decline(&request.id))]
+            }
+            Some(_) => Vec::new(),
+        }
+    }
+
+    fn board(&mut self, board: &Board, join: bool) -> Vec<Action> {
+        let Some(me) = board.color_of(&self.config.login) else { return Vec::new() };
+        let mut actions = Vec::new();
+        let game = match self.games.get_mut(&board.id) {
+            Some(game) if !join => {
+                for record in &board.moves {
+                    if record.number != game.ply + 1 {
+                        continue;
+                    }
+                    if game.record.push_move(record.text.mv, record.text.eval, record.text.time).is_err() {
+                        log::warn!("ggs: {}: move {} {} is illegal on our board", board.id, record.number, record.text);
+                        break;
+                    }
+                    game.ply = record.number;
+                }
+                game
+            }
+            _ => {
+                let game = Game {
+                    record: record_of(board),
+                    me,
+                    ply: board.move_count,
+                    turn_given: None,
+                    sent: None,
+                    refusals: 0,
+                    clock: GgsClock::default(),
+                };
+                if join {
+                    log::info!("ggs: {}: we play {} ({} moves made)", board.id, color_name(me), board.move_count);
+                } else {
+                    log::warn!("ggs: {}: an update for a board we did not see start: taken as it is", board.id);
+                }
+                self.games.insert(board.id, game);
+                self.games.get_mut(&board.id).expect("just inserted")
+            }
+        };
+        if game.record.position() != board.position || game.ply != board.move_count {
+            log::warn!(
+                "ggs: {}: the server's board (move {}) differs from ours (move {}): taking the server's",
+                board.id,
+                board.move_count,
+                game.ply
+            );
+            game.record = record_of(board);
+            game.ply = board.move_count;
+        }
+        for player in &board.players {
+            if let Some(color) = player.color {
+                game.record.set_player(color, player.name.clone());
+                game.record.set_rating(color, format!("{:.1}", player.rating));
+            }
+        }
+        let position = board.position;
+        if let Some(player) = board.player(me) {
+            game.clock = player.clock;
+        }
+        let ours = position.side_to_move() == me && !position.is_game_over();
+        if ours && game.turn_given != Some(board.move_count) {
+            game.turn_given = Some(board.move_count);
+            let clock = game.clock;
+            let boards_on = self.boards_on(board.id);
+            actions.push(Action::Search(Box::new(Turn {
+                id: board.id,
+                position,
+                clock,
+                ply: board.move_count,
+                boards_on,
+            })));
+        } else if !ours {
+            actions.push(Action::Forget(board.id));
+        }
+        actions
+    }
+
+    /// A board is over: its record, with `black_net` or the final position's score.
+    fn finish(&mut self, id: GameId, black_net: Option<f64>) -> Option<Action> {
+        let mut game = self.games.remove(&id)?;
+        let position = game.record.position();
+        let black_net =
+            black_net.or_else(|| position.is_game_over().then(|| f64::from(position.final_score_for_black())));
+        let end = if position.is_game_over() { GameEnd::Normal } else { GameEnd::Timeout };
+        game.record.set_result(black_net.map_or(GgfResult::Unknown, |black_net| GgfResult::Score { black_net, end }));
+        self.recorded += 1;
+        Some(Action::Record(Box::new(game.record)))
+    }
+
+    fn match_end(&mut self, end: &MatchEnd) -> Vec<Action> {
+        let Some(info) = self.matches.remove(&end.id) else { return Vec::new() };
+        let boards: Vec<GameId> = self.games.keys().filter(|g| g.match_id() == end.id).copied().collect();
+        let mut actions: Vec<Action> = boards.iter().map(|&b| Action::Forget(b)).collect();
+        match &end.outcome {
+            MatchOutcome::Score(score) => {
+                log::info!("ggs: match {} ends: {} {score:+.2} against {}", end.id, info.players[0], info.players[1]);
+                for board in boards {
+                    // A match of one board: the score is the first player's.
+                    let black_net = (board.board.is_none())
+                        .then(|| self.games.get(&board))
+                        .flatten()
+                        .map(|g| if self.is_me(&info.players[0]) == (g.me == Color::Black) { *score } else { -*score });
+                    actions.extend(self.finish(board, black_net));
+                }
+            }
+            MatchOutcome::Left(who) => {
+                log::warn!(
+                    "ggs: match {} adjourned: {who} left{}",
+                    end.id,
+                    end.archive.as_ref().map_or(String::new(), |a| format!(" (stored as {a})"))
+                );
+                boards.iter().for_each(|b| drop(self.games.remove(b)));
+            }
+            MatchOutcome::Aborted | MatchOutcome::Other(_) => {
+                log::warn!("ggs: match {} ends without a score: {:?}", end.id, end.outcome);
+                boards.iter().for_each(|b| drop(self.games.remove(b)));
+            }
+        }
+        self.asks_due = true;
+        actions.extend(self.asks());
+        actions
+    }
+
+    /// The server refused something on board `id`: if it was our move, search it again (twice at
+    /// most: a move refused three times is left to the clock, rather than sent forever).
+    fn refused(&mut self, id: GameId, text: &str) -> Vec<Action> {
+        log::warn!("ggs: {id}: the server refused: {text}");
+        let Some(game) = self.games.get_mut(&id) else { return Vec::new() };
+        if game.sent != Some(game.ply) || game.refusals >= 2 {
+            return Vec::new();
+        }
+        game.refusals += 1;
+        game.sent = None;
+        let (position, clock, ply) = (game.record.position(), game.clock, game.ply);
+        let boards_on = self.boards_on(id);
+        vec![Action::Search(Box::new(Turn { id, position, clock, ply, boards_on }))]
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A record of `board`: from its start with its moves when the board lists them all and they
+/// replay to its position, else from its position.
+fn record_of(board: &Board) -> GgfGame {
+    let replayed = board.start.and_then(|start| {
+        let mut record = GgfGame::new(start);
+        for m in &board.moves {
+            record.push_move(m.text.mv, m.text.eval, m.text.time).ok()?;
+        }
+        (record.position() == board.position && record.moves().len() == board.move_count as usize).then_some(record)
+    });
+    let mut record = replayed.unwrap_or_else(|| GgfGame::new(board.position));
+    record.set_place("GGS/os");
+    record.set_date(crate::matches::utc_now());
+    if let Some(t) = board.game_type {
+        record.set_board_type(t.to_string());
+    }
+    for player in &board.players {
+        if let Some(color) = player.color {
+            let clock = player.clock;
+            // The clock as set: what is left at the start of a board with no move yet.
+            if board.move_count == 0 {
+                record.set_player_clock(
+                    color,
+                    GgfClock { main: clock.left, increment: clock.increment, grace: clock.extension },
+                );
+            }
+        }
+    }
+    record
+}
