@@ -306,7 +306,8 @@ impl Session {
                 log::warn!("ggs: a password prompt before the login was sent: ignored");
                 Vec::new()
             }
-            Message::LoginError(text) | Message::CommandError(text) if self.phase != Phase::Ready => {
+            Message::LoginError(text) if self.phase != Phase::Ready => {
+                self.phase = Phase::Connected;
                 vec![Action::Fatal(format!("the server refused the login {}: {text}", self.config.login))]
             }
             Message::LoginError(text) | Message::CommandError(text) => {
@@ -440,8 +441,9 @@ impl Session {
         let Some(me) = board.color_of(&self.config.login) else { return Vec::new() };
         let mut actions = Vec::new();
         let game = match self.games.get_mut(&board.id) {
-            Some(game) if !join => {
-                for record in &board.moves {
+            // An update, or a join of the board as we have it (shown again): the same game.
+            Some(game) if !join || (game.ply == board.move_count && game.record.position() == board.position) => {
+                for record in board.moves.iter().filter(|_| !join) {
                     if record.number != game.ply + 1 {
                         continue;
                     }
@@ -608,4 +610,181 @@ fn record_of(board: &Board) -> GgfGame {
         }
     }
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::ggs::{Framer, parse_message};
+
+    fn config() -> Config {
+        Config {
+            login: "magpie".into(),
+            password: "pw".into(),
+            policy: Policy { min_main: Duration::from_secs(1), ..Policy::default() },
+            open: 1,
+            rated: true,
+            asks: vec![Ask {
+                game_type: "s8r20".parse().unwrap(),
+                clock: "05:00//02:00".into(),
+                opponent: "bob".into(),
+            }],
+            tournaments: vec![".1".into()],
+            boards: None,
+        }
+    }
+
+    fn read(text: &str) -> Vec<Message> {
+        let mut framer = Framer::new();
+        let mut out: Vec<Message> = text.lines().flat_map(|l| framer.push(l)).map(|m| parse_message(&m)).collect();
+        out.extend(framer.flush().map(|m| parse_message(&m)));
+        out
+    }
+
+    fn answer(session: &mut Session, text: &str) -> Vec<Action> {
+        read(text).iter().flat_map(|m| session.message(m)).collect()
+    }
+
+    fn sent(actions: &[Action]) -> Vec<&str> {
+        actions.iter().filter_map(|a| if let Action::Send(l) = a { Some(l.as_str()) } else { None }).collect()
+    }
+
+    fn logged_in() -> Session {
+        let mut s = Session::new(config());
+        answer(&mut s, ": Enter login (yours, or one you'd like to use).\n: Enter your password.\nREADY\n");
+        assert!(s.logged_in());
+        s
+    }
+
+    /// A board of `id` with the standard start and `moves` played, `magpie` playing `color`.
+    fn board(kind: &str, id: &str, moves: &[&str], color: char, count_only_last: bool) -> String {
+        let mut p = Position::initial();
+        for m in moves {
+            p = p.play(m.parse().unwrap());
+        }
+        let (b, w) = if color == '*' { ("magpie", "bob") } else { ("bob", "magpie") };
+        let mut text = format!("/os: {kind} {id} s8 K?\n|{} move(s)\n", moves.len());
+        let shown: Vec<(usize, &&str)> = if count_only_last {
+            moves.iter().enumerate().skip(moves.len().saturating_sub(1)).collect()
+        } else {
+            moves.iter().enumerate().collect()
+        };
+        for (i, m) in shown {
+            text.push_str(&format!("|{:>3}: {m}//1.00\n", i + 1));
+        }
+        text.push_str(&format!(
+            "|{b:<8} (1720.0 *) 04:00,0:0//02:00,0:0\n|{w:<8} (1500.0 O) 04:00,0:0//02:00,0:0\n|\n"
+        ));
+        for r in 0..8 {
+            let mut row = format!("| {} ", r + 1);
+            for c in 0..8 {
+                let bit = 1u64 << (r * 8 + c);
+                row.push_str(if p.black().0 & bit != 0 {
+                    "* "
+                } else if p.white().0 & bit != 0 {
+                    "O "
+                } else {
+                    "- "
+                });
+            }
+            text.push_str(&format!("{row}{}\n", r + 1));
+        }
+        let side = if p.side_to_move() == Color::Black { '*' } else { 'O' };
+        text.push_str(&format!("|\n|{side} to move\nREADY\n"));
+        text
+    }
+
+    #[test]
+    fn login_sends_the_setup_then_the_asks_once_the_server_takes_it() {
+        let mut s = Session::new(config());
+        let actions = answer(&mut s, ": Enter login (yours, or one you'd like to use).");
+        assert_eq!(sent(&actions), ["magpie"]);
+        let actions = answer(&mut s, ": Enter your password.");
+        let lines = sent(&actions);
+        assert_eq!(lines[0], "pw");
+        assert!(lines.contains(&"tell /os trust +") && lines.contains(&"tell /td join .1"));
+        assert!(!lines.iter().any(|l| l.contains("ask")), "asks wait for the login to go through");
+        assert!(s.awaiting_login());
+        assert_eq!(sent(&answer(&mut s, "READY")), ["tell /os ask s8r20 05:00//02:00 bob"]);
+        let mut refused = Session::new(config());
+        answer(&mut refused, ": Enter login\n: Enter your password.");
+        let actions = answer(&mut refused, ": ERR Password is incorrect.\nREADY");
+        assert!(matches!(&actions[..], [Action::Fatal(t)] if t.contains("refused the login magpie")));
+    }
+
+    #[test]
+    fn requests_follow_the_policy_and_the_free_games() {
+        let mut s = logged_in();
+        let request = |id: &str, kind: &str, t: &str, to: &str| {
+            format!("/os: +  {id} 1500.0 bob 05:00//02:00 {t} {kind} 1720.0 {to}\nREADY")
+        };
+        assert_eq!(sent(&answer(&mut s, &request(".1", "U", "8k", "magpie"))), ["tell /os decline .1"]);
+        assert_eq!(sent(&answer(&mut s, &request(".2", "R", "s8r20", "magpie"))), ["tell /os accept .2"]);
+        assert!(sent(&answer(&mut s, &request(".3", "R", "8k", "alice"))).is_empty(), "not ours to answer");
+        assert_eq!(sent(&answer(&mut s, &request(".4", "U", "8", "*"))), ["tell /os accept .4"]);
+        answer(&mut s, "/os: + match .5 1500.0 bob 1720.0 magpie s8r20 R\nREADY");
+        assert_eq!(sent(&answer(&mut s, &request(".6", "R", "8", "magpie"))), ["tell /os decline .6"], "open 1");
+        assert_eq!(sent(&answer(&mut s, &request(".7", "S", "8", "magpie"))), ["tell /os accept .7"], "a resume");
+        let policy = Policy {
+            types: vec!["s8r*".into()],
+            min_main: Duration::from_secs(120),
+            max_main: Duration::from_secs(900),
+            rated: Some(true),
+            opponents: vec![],
+            avoid: vec!["Bob".into()],
+        };
+        let req = |t: &str, clock: &str, kind: &str, who: &str| {
+            let text = format!("/os: +  .1 1500.0 {who} {clock} {t} {kind} 1720.0 magpie\nREADY");
+            let Message::Request(r) = &read(&text)[0] else { panic!() };
+            policy.refusal(r)
+        };
+        assert_eq!(req("s8r16", "05:00//02:00", "R", "carol"), None);
+        assert!(req("8", "05:00//02:00", "R", "carol").unwrap().contains("types"));
+        assert!(req("s8r16", "01:00//02:00", "R", "carol").unwrap().contains("main time"));
+        assert!(req("s8r16", "05:00//02:00", "U", "carol").unwrap().contains("unrated"));
+        assert!(req("s8r16", "05:00//02:00", "R", "bob").unwrap().contains("bob"));
+        assert!(type_matches("8", &"8".parse().unwrap()) && !type_matches("s8r*", &"s8".parse().unwrap()));
+    }
+
+    #[test]
+    fn one_turn_per_move_and_one_move_sent_for_it() {
+        let mut s = logged_in();
+        answer(&mut s, "/os: + match .5 1720.0 magpie 1500.0 bob s8 U\nREADY");
+        let actions = answer(&mut s, &board("join", ".5.0", &[], '*', false));
+        let [Action::Search(turn)] = &actions[..] else { panic!("{actions:?}") };
+        assert_eq!((turn.ply, turn.boards_on, turn.clock.left), (0, 1, Duration::from_secs(240)));
+        assert!(
+            answer(&mut s, &board("join", ".5.0", &[], '*', false)).iter().all(|a| !matches!(a, Action::Search(_)))
+        );
+        let f5 = Move::Play("f5".parse().unwrap());
+        assert_eq!(sent(&s.moved(turn, f5, 1.5, Duration::from_millis(1200))), ["tell /os play .5.0 f5/1.50/1.20"]);
+        assert!(s.moved(turn, f5, 1.5, Duration::ZERO).is_empty(), "sent once");
+        // The opponent's reply: our turn again, on the record.
+        let actions = answer(&mut s, &board("update", ".5.0", &["f5"], '*', true));
+        assert!(matches!(&actions[..], [Action::Forget(_)]), "{actions:?}");
+        let actions = answer(&mut s, &board("update", ".5.0", &["f5", "d6"], '*', true));
+        let [Action::Search(turn)] = &actions[..] else { panic!("{actions:?}") };
+        assert_eq!(turn.ply, 2);
+        // A stale search result for an older turn is dropped.
+        let stale = Turn { ply: 0, position: Position::initial(), ..(**turn).clone() };
+        assert!(s.moved(&stale, f5, 0.0, Duration::ZERO).is_empty());
+    }
+
+    #[test]
+    fn a_board_that_disagrees_is_taken_from_the_server_and_results_are_made_blacks() {
+        let mut s = logged_in();
+        answer(&mut s, "/os: + match .5 1500.0 bob 1720.0 magpie s8 U\nREADY");
+        answer(&mut s, &board("join", ".5.1", &[], 'O', false));
+        // An update whose move is not what our record holds after f5 (d3 played instead).
+        let actions = answer(&mut s, &board("update", ".5.1", &["f5", "d6", "c3"], 'O', true));
+        assert!(matches!(&actions[..], [Action::Search(t)] if t.ply == 3), "{actions:?}");
+        // bob (first named) +10 on our White board: Black is bob, so Black's score is +10.
+        let actions = answer(&mut s, "/os: end .5.1 ( bob vs. magpie ) +10.00\nREADY");
+        let [Action::Record(game)] = &actions[..] else { panic!("{actions:?}") };
+        assert_eq!(game.result(), Some(GgfResult::Score { black_net: 10.0, end: GameEnd::Timeout }));
+        assert_eq!(game.start().empty_count(), 57, "the record starts again from the server's board");
+        assert_eq!(game.player(Color::White), Some("magpie"));
+        let actions = answer(&mut s, "/os: - match .5 1500.0 bob 1720.0 magpie s8 U +10.00\nREADY");
+        assert_eq!(sent(&actions), ["tell /os ask s8r20 05:00//02:00 bob"], "asks again once the match is over");
+    }
 }
