@@ -308,7 +308,7 @@ impl Standings {
 fn to_ggf(config: &MatchConfig, game: &Scheduled, record: &GameRecord) -> GgfGame {
     let mut ggf = GgfGame::new(record.opening.start);
     ggf.set_place("magpie match");
-    ggf.set_date(utc_now());
+    ggf.set_date(crate::formats::ggf::utc_now());
     ggf.set_player(Color::Black, config.engines[game.black].name.clone());
     ggf.set_player(Color::White, config.engines[game.white].name.clone());
     set_ggf_clocks(&mut ggf, config.tc_of(game.black), config.tc_of(game.white));
@@ -359,23 +359,6 @@ fn ending_of(ggf: &GgfGame) -> Option<Ending> {
             Some(Ending::Forfeit { loser, reason })
         }
     }
-}
-
-/// The current UTC time as `YYYY-MM-DD hh:mm:ss UTC`.
-pub(crate) fn utc_now() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
 }
 
 /// Reads the games already in the results file: their numbers and endings. Lines that do not
@@ -680,12 +663,5 @@ mod tests {
         assert_eq!(r.reasons[1].get("lost on time: took 2 s"), Some(&1));
         assert_eq!(st.engines[1].time_losses, 1);
         assert_eq!((st.engines[0].games, st.engines[1].games), (2, 2));
-    }
-
-    #[test]
-    fn utc_dates() {
-        let now = utc_now();
-        assert_eq!(now.len(), "2026-11-22 10:00:00 UTC".len());
-        assert!(now.starts_with("20"));
     }
 }

@@ -252,6 +252,23 @@ impl GgfGame {
     }
 }
 
+/// The current UTC time as `YYYY-MM-DD hh:mm:ss UTC`, for a game's date (`DT`).
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +300,12 @@ mod tests {
         assert_eq!(g.time_left(Color::White), Some(Duration::ZERO));
         assert_eq!(game(&format!("(;{START_BO};)")).time_left(Color::Black), None);
         assert!(g.to_string().contains("TI[10:00]TB[05:00/00:10]"));
+    }
+
+    #[test]
+    fn utc_dates() {
+        let now = utc_now();
+        assert_eq!(now.len(), "2026-11-22 10:00:00 UTC".len());
+        assert!(now.starts_with("20"));
     }
 }

@@ -44,7 +44,7 @@ mod text;
 mod write;
 
 pub use clock::{Clock, ParseClockError};
-pub use game::GgfGame;
+pub use game::{GgfGame, utc_now};
 pub use move_text::{GgfMove, MoveText, ParseMoveTextError};
 pub use parse::{ParseGgfError, parse_ggf_games};
 pub use result::{GameEnd, GgfResult, ParseResultError};

@@ -593,7 +593,7 @@ fn record_of(board: &Board) -> GgfGame {
     });
     let mut record = replayed.unwrap_or_else(|| GgfGame::new(board.position));
     record.set_place("GGS/os");
-    record.set_date(crate::matches::utc_now());
+    record.set_date(crate::formats::ggf::utc_now());
     if let Some(t) = board.game_type {
         record.set_board_type(t.to_string());
     }
