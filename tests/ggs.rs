@@ -222,7 +222,8 @@ fn bad_arguments_exit_2_naming_the_value() {
 
 /// The long run: `MAGPIE_GGS_MATCHES` synchro matches (200 by default) from random openings at
 /// `MAGPIE_GGS_CLOCK` seconds a board, the connection dropped at random about once in
-/// `MAGPIE_GGS_DROP_EVERY` moves; the client's memory and threads sampled as it plays.
+/// `MAGPIE_GGS_DROP_EVERY` moves, the client searching with `MAGPIE_GGS_THREADS` threads (1); its
+/// memory and threads sampled as it plays.
 /// `cargo test --release --test ggs -- --ignored --nocapture long_run`
 #[test]
 #[ignore]
@@ -255,6 +256,7 @@ fn long_run() {
             "1",
         ])
         .args(["--games", &(2 * matches).to_string(), "--ggf", ggf.to_str().unwrap()])
+        .args(["--threads", &var("MAGPIE_GGS_THREADS", 1).to_string()])
         .env("MAGPIE_GGS_PASSWORD", PASSWORD)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -474,7 +474,8 @@ fn adjourn(s: &mut State) {
 
 /// Offers the next match, or the komi request to decline first.
 fn offer(s: &mut State, out: &mut Out) {
-    if !s.script.offer || s.matches.iter().any(|m| m.stored.is_none()) || !s.requests.is_empty() {
+    // No new match while one is on or stored: the other side waits to resume it.
+    if !s.script.offer || !s.matches.is_empty() || !s.requests.is_empty() {
         return;
     }
     let login = s.script.login.clone();

@@ -39,6 +39,10 @@ pub const DEFAULT_HOST: &str = "skatgame.net";
 /// Its port for clients.
 pub const DEFAULT_PORT: u16 = 5000;
 
+/// How long after connecting the stored games asked for are waited for before requests are
+/// taken again in their place.
+const RESUME_WAIT: Duration = Duration::from_secs(60);
+
 /// Everything `magpie ggs` needs.
 #[derive(Clone, Debug)]
 pub struct GgsRequest {
@@ -312,6 +316,7 @@ fn connection(
         .spawn(move || read_lines(reader, line_tx))
         .map_err(|e| GgsError::Unreachable(format!("cannot start the reader thread: {e}")))?;
     let mut writer = Writer { stream, last: Instant::now() };
+    let connected = Instant::now();
     let mut framer = Framer::new();
     let ticks = crossbeam_channel::tick(Duration::from_millis(250));
     let ending = loop {
@@ -332,6 +337,9 @@ fn connection(
                 }
             },
             recv(ticks) -> _ => {
+                if connected.elapsed() >= RESUME_WAIT {
+                    session.expire_resumes();
+                }
                 if session.logged_in() && writer.last.elapsed() >= request.keepalive {
                     actions.push(Action::Send(keepalive_line(session.config())));
                 }
@@ -451,10 +459,10 @@ impl Searches {
     /// moves at once.
     fn start_next(&mut self, session: &mut Session) -> Vec<Action> {
         let mut actions = Vec::new();
-        let serial = self.slots.len() == 1;
+        let slots = self.slots.len() as u32;
         while let Some(free) = self.slots.iter().position(|s| s.current.is_none()) {
             let Some((turn, received)) = self.queue.pop_front() else { break };
-            let limits = limits_of(&turn, serial);
+            let limits = limits_of(&turn, slots);
             match self.settings.plan(&turn.position, &limits, received, &mut self.rng, &mut self.book_rng) {
                 MovePlan::GameOver => {}
                 MovePlan::Immediate { mv, reason } => {
@@ -505,14 +513,14 @@ impl Searches {
 /// less a tenth kept in hand (5 s at most): the server measures the time on its side of the
 /// network and a loaded machine answers late, so the engine's plan, which spends nearly all of a
 /// clock, is given a little less. The extension is never planned on, since a game that reaches
-/// it is lost on the server's books. With one slot (`serial`), the boards of a match that are
-/// still on share the wall time, so each is planned on its share of its clock. A clock shown at
+/// it is lost on the server's books. Our boards still on share the `slots` search slots, so
+/// with more boards than slots each is planned on its share of its clock. A clock shown at
 /// zero gets a second.
-fn limits_of(turn: &Turn, serial: bool) -> Limits {
+fn limits_of(turn: &Turn, slots: u32) -> Limits {
     if turn.clock.left.is_zero() {
         return Limits { movetime: Some(Duration::from_secs(1)), ..Limits::default() };
     }
-    let share = if serial { turn.boards_on.max(1) } else { 1 };
+    let share = turn.boards_on.max(1).div_ceil(slots);
     let kept = (turn.clock.left / 10).min(Duration::from_secs(5));
     let time = (turn.clock.left - kept) / share;
     let clock = Clock { time, increment: turn.clock.increment / share, moves_to_go: None };

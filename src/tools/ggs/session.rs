@@ -169,7 +169,7 @@ pub struct Turn {
     pub clock: GgsClock,
     /// The server's move count: the move to send is for this one.
     pub ply: u32,
-    /// Boards of this match still being played (2 in a synchro match until one ends).
+    /// Our boards still being played, this one included (2 in a synchro match until one ends).
     pub boards_on: u32,
 }
 
@@ -235,6 +235,9 @@ pub struct Session {
     games: BTreeMap<GameId, Game>,
     /// Whether the asks wait to be sent when no match of ours is on.
     asks_due: bool,
+    /// Stored games asked for and not yet resumed: they count against `open` until they start
+    /// or [`Session::expire_resumes`] gives up on them.
+    resumes: Vec<String>,
     /// Boards finished and recorded (for the log's tally).
     pub recorded: u64,
 }
@@ -248,6 +251,7 @@ impl Session {
             matches: HashMap::new(),
             games: BTreeMap::new(),
             asks_due: false,
+            resumes: Vec::new(),
             recorded: 0,
         }
     }
@@ -273,10 +277,20 @@ impl Session {
         self.matches.len()
     }
 
+    /// Stops waiting for the stored games asked for (their opponents may be away): requests are
+    /// taken again up to `open`.
+    pub fn expire_resumes(&mut self) {
+        if !self.resumes.is_empty() {
+            log::info!("ggs: no longer waiting to resume {}", self.resumes.join(" "));
+            self.resumes.clear();
+        }
+    }
+
     /// A new connection: whatever was going on is the server's to adjourn, and every search is
     /// dropped.
     pub fn connected(&mut self) -> Vec<Action> {
         self.phase = Phase::Connected;
+        self.resumes.clear();
         self.matches.clear();
         std::mem::take(&mut self.games).into_keys().map(Action::Forget).collect()
     }
@@ -328,6 +342,7 @@ impl Session {
                         if start.rated { "rated" } else { "unrated" }
                     );
                     self.matches.insert(start.id, MatchInfo { players: names });
+                    self.resumes.pop();
                 }
                 Vec::new()
             }
@@ -363,6 +378,7 @@ impl Session {
                 if !ids.is_empty() {
                     log::info!("ggs: adjourned games stored: {}; asking to resume them", ids.join(" "));
                 }
+                self.resumes = ids.clone();
                 ids.iter().map(|id| Action::Send(format!("tell /os ask {id}"))).collect()
             }
             Message::Director(text) => {
@@ -387,10 +403,10 @@ impl Session {
         vec![Action::Send(command::play(turn.id, mv, eval, time))]
     }
 
-    /// Our boards of `id`'s match not yet over.
+    /// Our boards not yet over, `id` among them: they share the search's wall time.
     fn boards_on(&self, id: GameId) -> u32 {
-        let on = |g: &&Game| !g.record.position().is_game_over();
-        self.games.iter().filter(|(k, _)| k.match_id() == id.match_id()).map(|(_, g)| g).filter(on).count() as u32
+        let on = self.games.iter().filter(|(k, g)| **k != id && !g.record.position().is_game_over()).count();
+        on as u32 + 1
     }
 
     fn is_me(&self, login: &str) -> bool {
@@ -419,8 +435,9 @@ impl Session {
         if !for_us && request.opponent.is_some() {
             return Vec::new();
         }
-        let refusal = if self.matches.len() >= self.config.open as usize {
-            Some(format!("{} game(s) already on", self.matches.len()))
+        let busy = self.matches.len() + self.resumes.len();
+        let refusal = if busy >= self.config.open as usize {
+            Some(format!("{busy} game(s) already on or being resumed"))
         } else {
             self.config.policy.refusal(request)
         };
@@ -725,6 +742,15 @@ mod tests {
         answer(&mut s, "/os: + match .5 1500.0 bob 1720.0 magpie s8r20 R\nREADY");
         assert_eq!(sent(&answer(&mut s, &request(".6", "R", "8", "magpie"))), ["tell /os decline .6"], "open 1");
         assert_eq!(sent(&answer(&mut s, &request(".7", "S", "8", "magpie"))), ["tell /os accept .7"], "a resume");
+        // A stored game being resumed takes the one game open until it starts or is given up.
+        let mut s = logged_in();
+        assert_eq!(
+            sent(&answer(&mut s, "/os: stored 1\n|.80001 02 Dec 2026 magpie bob s8r20:l\nREADY")),
+            ["tell /os ask .80001"]
+        );
+        assert_eq!(sent(&answer(&mut s, &request(".8", "U", "8", "magpie"))), ["tell /os decline .8"]);
+        s.expire_resumes();
+        assert_eq!(sent(&answer(&mut s, &request(".9", "U", "8", "magpie"))), ["tell /os accept .9"]);
         let policy = Policy {
             types: vec!["s8r*".into()],
             min_main: Duration::from_secs(120),
