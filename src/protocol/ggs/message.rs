@@ -734,6 +734,8 @@ READY";
             "f5//1.0",
             "stored",
             ".9",
+            "8é",
+            "\u{fffd}",
         ];
         let mut framer = Framer::new();
         for _ in 0..20_000 {

@@ -167,7 +167,7 @@ impl FromStr for GameType {
         rest = &rest[digits..];
         let mut t = GameType { synchro, size, komi: false, random: None, anti: false, color: None };
         while let Some(c) = rest.chars().next() {
-            rest = &rest[1..];
+            rest = &rest[c.len_utf8()..];
             match c {
                 'k' if !t.komi => t.komi = true,
                 'a' if !t.anti => t.anti = true,
@@ -213,10 +213,10 @@ fn time_value(input: &str) -> IResult<&str, (bool, Duration)> {
     let mut parts = text.split([':', '.']).map(|p| p.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
     // D.HH:MM:SS: the day is the first part when there are four.
     if parts.len() == 4 {
-        seconds += parts.remove(0) * 86_400;
+        seconds = parts.remove(0).saturating_mul(86_400);
     }
     for (i, p) in parts.iter().rev().enumerate() {
-        seconds += p * [1, 60, 3_600][i.min(2)];
+        seconds = seconds.saturating_add(p.saturating_mul([1, 60, 3_600][i.min(2)]));
     }
     Ok((rest, (negative.is_some(), Duration::from_secs(seconds))))
 }
@@ -327,7 +327,7 @@ mod tests {
         assert!(!"8k".parse::<GameType>().unwrap().playable());
         assert!(!"8a".parse::<GameType>().unwrap().playable());
         assert!(!"10".parse::<GameType>().unwrap().playable());
-        for bad in ["", "s", "9", "8x", "8r", "8bb", "8r99", "abc"] {
+        for bad in ["", "s", "9", "8x", "8r", "8bb", "8r99", "abc", "8é", "s8r2é", "é"] {
             assert!(bad.parse::<GameType>().is_err(), "{bad}");
         }
     }
@@ -345,6 +345,9 @@ mod tests {
         assert_eq!((c.left, c.increment), (Duration::from_secs(3600), Duration::from_secs(5)));
         let c: GgsClock = "1.02:00:00//".parse().unwrap();
         assert_eq!(c.left, Duration::from_secs(86_400 + 7_200));
+        // Numbers too large for any clock saturate rather than overflow.
+        let c: GgsClock = "999999999999999999:00//".parse().unwrap();
+        assert_eq!(c.left, Duration::from_secs(u64::MAX));
         let c: GgsClock = "-0:03,12:0//00:30,12:0".parse().unwrap();
         assert!(c.overdrawn && c.left.is_zero());
         for bad in ["", "15:00", "a//b", "15:00/x/", "1/2/3/4"] {
