@@ -280,6 +280,41 @@ fn a_network_is_fitted_resumed_and_read() {
     let report = fit(&resumed, "3", Some(&checkpoint));
     assert!(report.contains("resuming from ") && report.contains("after epoch 2"), "{report}");
     assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&straight).unwrap(), "one fit either way");
+    // `--epochs 0` measures a network on files held out whole, by empties, and writes it as it was.
+    let measured = dir.join("measured.bin").display().to_string();
+    let report = magpie(&[
+        "train-network",
+        &data,
+        "--held-out",
+        &data,
+        "--start",
+        &straight,
+        "--epochs",
+        "0",
+        "--out",
+        &measured,
+        "--threads",
+        "1",
+        "--no-progress",
+    ]);
+    assert!(report.contains("held-out mean squared error by empties") && report.contains("after 0 epochs"), "{report}");
+    let bands: Vec<&str> =
+        report.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+    assert!(!bands.is_empty() && bands.iter().all(|l| l.split_whitespace().count() == 4), "{report}");
+    assert_eq!(std::fs::read(&measured).unwrap(), std::fs::read(&straight).unwrap());
+    for (args, words) in [
+        (vec!["--epochs", "0"], "--epochs 0 measures a network"),
+        (vec!["--epochs", "1", "--held-out", &data, "--holdout", "20"], "--holdout"),
+        (vec!["--epochs", "1", "--held-out", &resumed], "no record in the --held-out files"),
+    ] {
+        std::fs::write(&resumed, b"").unwrap();
+        let mut all = vec!["train-network", &data, "--out", &measured, "--no-progress"];
+        all.extend(args.iter().copied());
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(&all).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(err.contains(words) && err.lines().count() == 1, "{all:?}: {err}");
+    }
     // Bad arguments and files, one line each.
     for (bad, words) in [
         (vec!["--learning-rate", "0"], "--learning-rate 0"),

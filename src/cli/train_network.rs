@@ -23,8 +23,9 @@ pub struct TrainNetworkArgs {
     /// A network file to start from [default: a random network drawn from --seed].
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
-    /// Epochs at most.
-    #[arg(long, default_value_t = 30, value_parser = count::<u32>(1..=10_000))]
+    /// Epochs at most; 0 only measures the network of --start (or the checkpoint's) on the
+    /// held-out records, by empties, and writes it unchanged.
+    #[arg(long, default_value_t = 30, value_parser = count::<u32>(0..=10_000))]
     epochs: u32,
     /// Samples a minibatch.
     #[arg(long, default_value_t = 2048, value_parser = count::<usize>(8..=16_777_216))]
@@ -41,6 +42,10 @@ pub struct TrainNetworkArgs {
     /// Percent of each file's records, its last ones, kept out of the fit to measure the error.
     #[arg(long, default_value_t = 10, value_parser = count::<u32>(1..=90))]
     holdout: u32,
+    /// Sample files held out whole to measure the error, instead of a part of each data file
+    /// (every record of those is then fitted): positions the pattern weights were not fitted to.
+    #[arg(long = "held-out", value_name = "FILE", conflicts_with = "holdout")]
+    held_out: Vec<PathBuf>,
     /// Fit the network as a correction to the pattern weights (--weights, or the built-in ones):
     /// to each sample's score less their value; the search adds the two.
     #[arg(long)]
@@ -83,6 +88,11 @@ impl TrainNetworkArgs {
         }
         let residual = if self.residual { Some(engine.weights(self.weights.as_deref(), "--weights")?) } else { None };
         let out = output_file("--out", self.out)?;
+        if self.epochs == 0 && self.start.is_none() && !self.checkpoint.as_ref().is_some_and(|c| c.exists()) {
+            return Err(CliError(
+                "--epochs 0 measures a network: give it with --start or an existing --checkpoint".to_string(),
+            ));
+        }
         let checkpoint = self.checkpoint.map(|c| output_file("--checkpoint", c)).transpose()?;
         let start = match &self.start {
             Some(path) => Some(Network::read(path).map_err(|e| CliError(format!("--start: {e}")))?),
@@ -91,6 +101,7 @@ impl TrainNetworkArgs {
         Ok(Request::TrainNetwork(Box::new(NetworkTrainRequest {
             data: self.data,
             holdout_percent: self.holdout,
+            held_out: self.held_out,
             out,
             checkpoint,
             start,

@@ -37,8 +37,10 @@ pub const PARTS: usize = 8;
 pub struct NetworkTrainRequest {
     /// The sample files.
     pub data: Vec<PathBuf>,
-    /// Percent of each file's last records held out.
+    /// Percent of each file's last records held out, when `held_out` is empty.
     pub holdout_percent: u32,
+    /// Files held out whole instead (every record of `data` is then fitted).
+    pub held_out: Vec<PathBuf>,
     /// Where to write the network.
     pub out: PathBuf,
     /// The state to resume from and to write after each epoch.
@@ -403,6 +405,43 @@ pub fn pattern_errors(weights: &Weights, samples: &[Sample]) -> (f64, f64) {
     (squares / n, absolutes / n)
 }
 
+/// The bands of empties that [`errors_by_empties`] reports: 0 to 9, 10 to 19, ... 50 to 60.
+pub const EMPTIES_BANDS: usize = 6;
+
+/// One band's figures: its positions, and the network's and the pattern weights' mean squared
+/// errors on them, in discs².
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Band {
+    /// The band's positions.
+    pub positions: usize,
+    /// The network's mean squared error (with `base` added, for a correction).
+    pub network: f64,
+    /// The pattern weights'.
+    pub weights: f64,
+}
+
+/// `net`'s and `weights`' errors on `set` by bands of ten empties (the last, 50 to 60): where the
+/// network gains or loses against the linear model. For a correction, `set`'s targets are the
+/// scores less `weights`' values, so the network's error is that of the two added.
+pub fn errors_by_empties(net: &Network, weights: &Weights, set: &Set) -> [Band; EMPTIES_BANDS] {
+    let mut bands = [Band::default(); EMPTIES_BANDS];
+    for (s, &target) in set.samples.iter().zip(&set.targets) {
+        let band = &mut bands[(s.empties() as usize / 10).min(EMPTIES_BANDS - 1)];
+        let value = net.forward(&rows().of(s.player, s.opponent), s.empties()).value;
+        let e = f64::from(value) - f64::from(target);
+        let w = f64::from(weights.evaluate(s.player, s.opponent) - i32::from(s.score)) / 100.0;
+        band.positions += 1;
+        band.network += e * e;
+        band.weights += w * w;
+    }
+    for band in &mut bands {
+        let n = band.positions.max(1) as f64;
+        band.network /= n;
+        band.weights /= n;
+    }
+    bands
+}
+
 /// One epoch's figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Epoch {
@@ -504,13 +543,24 @@ pub fn fit(
 /// per epoch and the best network.
 pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<State> {
     let started = Instant::now();
-    let (fitted, held_out) = super::patterns::read_samples(&request.data, request.holdout_percent)?;
+    let (fitted, held_out) = if request.held_out.is_empty() {
+        super::patterns::read_samples(&request.data, request.holdout_percent)?
+    } else {
+        (super::patterns::read_samples(&request.data, 0)?.0, super::patterns::read_samples(&request.held_out, 0)?.0)
+    };
     if fitted.is_empty() || held_out.is_empty() {
-        let why = if fitted.is_empty() { "no record to fit" } else { "no record held out: raise --holdout" };
+        let why = if fitted.is_empty() {
+            "no record to fit"
+        } else if request.held_out.is_empty() {
+            "no record held out: raise --holdout"
+        } else {
+            "no record in the --held-out files"
+        };
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("the sample files hold {why}")));
     }
     let base = request.residual.as_deref();
-    let (pattern_error, pattern_abs) = pattern_errors(base.unwrap_or(&Weights::embedded()), &held_out);
+    let embedded = Weights::embedded();
+    let (pattern_error, pattern_abs) = pattern_errors(base.unwrap_or(&embedded), &held_out);
     let (fitted, held_out) = (Set::new(fitted, base), Set::new(held_out, base));
     let base_hash = base.map_or(0, Weights::hash);
     let mut state = match request.checkpoint.as_deref().filter(|p| p.exists()) {
@@ -570,6 +620,24 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
     };
     fit(request, &mut state, &fitted, &held_out, &mut after, &|n| bar.inc(n))?;
     bar.finish_and_clear();
+    if !state.best_error.is_finite() {
+        // Nothing fitted (--epochs 0): the network measured is the one started from.
+        state.best_error = errors(&state.best, &held_out, request.threads).0;
+    }
+    writeln!(out, "held-out mean squared error by empties, discs² (empties, positions, network, pattern weights):")?;
+    for (b, band) in errors_by_empties(&state.best, base.unwrap_or(&embedded), &held_out).iter().enumerate() {
+        if band.positions > 0 {
+            let last = if b + 1 == EMPTIES_BANDS { 60 } else { b * 10 + 9 };
+            writeln!(
+                out,
+                "  {:>2}-{last:<2} {:>9} {:>8.3} {:>8.3}",
+                b * 10,
+                band.positions,
+                band.network,
+                band.weights
+            )?;
+        }
+    }
     write_atomically(&request.out, &state.best.to_bytes())?;
     writeln!(
         out,
@@ -678,10 +746,28 @@ mod tests {
         assert!(gradient.touched.len() > 50, "the samples read many rows");
     }
 
+    #[test]
+    fn the_bands_of_empties_add_up_to_the_whole() {
+        let teacher = Network::initial(6, true);
+        let set = Set::new(random_samples(8, 3000, &teacher), None);
+        let net = Network::initial(9, true);
+        let weights = Weights::embedded();
+        let bands = errors_by_empties(&net, &weights, &set);
+        assert_eq!(bands.iter().map(|b| b.positions).sum::<usize>(), set.len());
+        assert!(bands.iter().filter(|b| b.positions > 0).count() >= 4, "{bands:?}");
+        let mean =
+            |f: &dyn Fn(&Band) -> f64| bands.iter().map(|b| f(b) * b.positions as f64).sum::<f64>() / set.len() as f64;
+        let (network, _) = errors(&net, &set, 2);
+        let (pattern, _) = pattern_errors(&weights, &set.samples);
+        assert!((mean(&|b| b.network) - network).abs() < 1e-6 * network.max(1.0), "{bands:?} against {network}");
+        assert!((mean(&|b| b.weights) - pattern).abs() < 1e-6 * pattern.max(1.0), "{bands:?} against {pattern}");
+    }
+
     fn request(threads: usize, epochs: u32) -> NetworkTrainRequest {
         NetworkTrainRequest {
             data: Vec::new(),
             holdout_percent: 10,
+            held_out: Vec::new(),
             out: PathBuf::new(),
             checkpoint: None,
             start: None,
