@@ -129,6 +129,50 @@ fn the_small_training_run_goes_through_every_step() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `scripts/train-network-small.sh` runs every step of the network's pipeline (here at a tiny
+/// scale): a network file, its measure against the weights on the held-out self-play, cuts fitted
+/// for it, and the two accuracy reports.
+#[test]
+fn the_small_network_run_goes_through_every_step() {
+    use magpie::eval::network::Network;
+    let dir = TempDir::new("train-network-small");
+    let wthor = dir.join("WTH_2002.wtb");
+    std::fs::write(&wthor, write_wtb(&WthorHeader { games: 0, year: 2002, depth: 24 }, &random_games(60, 9))).unwrap();
+    let out_dir = dir.join("out");
+    let out = Command::new(script("train-network-small.sh"))
+        .arg(&wthor)
+        .arg(&out_dir)
+        .envs([
+            ("MAGPIE", env!("CARGO_BIN_EXE_magpie")),
+            ("EXACT_EMPTIES", "8"),
+            ("DEPTH", "2"),
+            ("SELFPLAY_GAMES", "60"),
+            ("HELDOUT_GAMES", "20"),
+            ("EPOCHS", "2"),
+            ("PROBCUT_POSITIONS", "600"),
+            ("SOLVE_POSITIONS", "0"),
+            ("ACCURACY_DEPTH", "3"),
+        ])
+        .output()
+        .expect("the script runs");
+    check("train-network-small.sh", &out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for step in ["1/6", "2/6", "3/6", "4/6", "5/6", "6/6"] {
+        assert!(stderr.contains(&format!("== {step} ")), "{step}: {stderr}");
+    }
+    assert!(stdout.contains("held-out mean squared error by empties"), "{stdout}");
+    assert_eq!(stdout.matches("total: 276 positions at depth 3,").count(), 2, "{stdout}");
+    Network::read(&out_dir.join("net.bin")).expect("the network file reads");
+    let weights = Weights::read(&out_dir.join("weights-net.bin")).expect("the weights with the network's fits");
+    assert!(!weights.probcut().is_empty() && weights.probcut() != Weights::embedded().probcut());
+    let totals: Vec<&str> = stdout.lines().filter(|l| l.starts_with("mean absolute error ")).collect();
+    assert_eq!(totals.len(), 2, "the weights' accuracy and the network's: {stdout}");
+    let bad =
+        Command::new(script("train-network-small.sh")).arg(dir.join("missing.wtb")).arg(&out_dir).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
 /// A sharded datagen run through `scripts/shards.sh` (GNU parallel, local jobs) holds the records
 /// of one unsharded run. Skipped, with a message on the terminal, where GNU parallel is not
 /// installed.
