@@ -3,8 +3,9 @@
 //!
 //! The loss is the mean squared error in discs. Minibatches of `--batch` samples, drawn in an
 //! order shuffled anew each epoch from `--seed`, are each split into [`PARTS`] fixed parts whose
-//! gradients the threads compute apart and which are summed in the parts' order: the fit is the
-//! same for any number of threads. Adam moves the weights, lazily for the transformer (only the rows
+//! gradients the threads compute apart (each a run of whole parts) and which are summed in the
+//! parts' order, the threads each summing and moving a range of the transformer's rows: the fit
+//! is the same for any number of threads. Adam moves the weights, lazily for the transformer (only the rows
 //! a batch read, with the moments of those rows), with the learning rate multiplied by `--decay`
 //! after each epoch. The last `--holdout` percent of each file (whole games, as the files are
 //! written) are kept out of the fit; their error after each epoch decides the network kept, the
@@ -137,44 +138,6 @@ impl Gradient {
             }
         }
     }
-
-    /// Adds `other` into this one.
-    fn absorb(&mut self, other: &Gradient) {
-        for &row in &other.touched {
-            if !self.marked[row as usize] {
-                self.marked[row as usize] = true;
-                self.touched.push(row);
-            }
-            let start = row as usize * HIDDEN;
-            for h in start..start + HIDDEN {
-                self.transformer[h] += other.transformer[h];
-            }
-        }
-        for (a, b) in self.bias.iter_mut().zip(&other.bias) {
-            *a += b;
-        }
-        for (a, b) in self.readout.iter_mut().zip(&other.readout) {
-            *a += b;
-        }
-        for (a, b) in self.readout_bias.iter_mut().zip(&other.readout_bias) {
-            *a += b;
-        }
-        self.loss += other.loss;
-    }
-
-    /// Back to zero, clearing only what was touched.
-    fn clear(&mut self) {
-        for &row in &self.touched {
-            self.marked[row as usize] = false;
-            let start = row as usize * HIDDEN;
-            self.transformer[start..start + HIDDEN].fill(0.0);
-        }
-        self.touched.clear();
-        self.bias = [0.0; HIDDEN];
-        self.readout.fill(0.0);
-        self.readout_bias.fill(0.0);
-        self.loss = 0.0;
-    }
 }
 
 /// Adam's moments: a network's shape for each.
@@ -198,32 +161,136 @@ impl Moments {
     fn zeros() -> Moments {
         Moments { mean: Network::zeros(), variance: Network::zeros() }
     }
+}
 
-    /// Moves `net` by `gradient`, at step `step` (from 1) with step size `rate`, shrinking the
-    /// rows read by `rate × decay`.
-    fn step(&mut self, net: &mut Network, gradient: &Gradient, step: u64, rate: f32, decay: f32) {
-        let shrink = 1.0 - rate * decay;
-        // The bias corrections folded into the step size.
-        let t = step as i32;
-        let rate = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
-        for &row in &gradient.touched {
-            let start = row as usize * HIDDEN;
-            for i in start..start + HIDDEN {
-                net.transformer[i] *= shrink;
-                let (m, v) = (&mut self.mean.transformer[i], &mut self.variance.transformer[i]);
-                adam(&mut net.transformer[i], m, v, gradient.transformer[i], rate);
+/// One Adam step from the gradients of a minibatch's parts, summed in the parts' order, at step
+/// `step` (from 1) with step size `rate`, shrinking the transformer rows read by `rate × decay`;
+/// the parts are cleared for the next batch. The rows are split into `threads` ranges, each
+/// summed and moved by a thread of its own (their sums are the same for any split), the small
+/// layers serially. Returns the parts' summed squared errors.
+fn step(
+    net: &mut Network,
+    moments: &mut Moments,
+    parts: &mut [Gradient],
+    (step, rate, decay): (u64, f32, f32),
+    threads: usize,
+) -> f64 {
+    let shrink = 1.0 - rate * decay;
+    // The bias corrections folded into the step size.
+    let t = step as i32;
+    let rate = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+    let mut loss = 0.0;
+    let mut bias = [0f32; HIDDEN];
+    let mut readout = vec![0f32; net.readout.len()];
+    let mut readout_bias = vec![0f32; net.readout_bias.len()];
+    for part in parts.iter_mut() {
+        loss += part.loss;
+        bias.iter_mut().zip(&part.bias).for_each(|(a, b)| *a += b);
+        readout.iter_mut().zip(&part.readout).for_each(|(a, b)| *a += b);
+        readout_bias.iter_mut().zip(&part.readout_bias).for_each(|(a, b)| *a += b);
+        part.bias = [0.0; HIDDEN];
+        part.readout.fill(0.0);
+        part.readout_bias.fill(0.0);
+        part.loss = 0.0;
+    }
+    for (h, &g) in bias.iter().enumerate() {
+        adam(&mut net.bias[h], &mut moments.mean.bias[h], &mut moments.variance.bias[h], g, rate);
+    }
+    for (i, &g) in readout.iter().enumerate() {
+        adam(&mut net.readout[i], &mut moments.mean.readout[i], &mut moments.variance.readout[i], g, rate);
+    }
+    for (i, &g) in readout_bias.iter().enumerate() {
+        let (m, v) = (&mut moments.mean.readout_bias[i], &mut moments.variance.readout_bias[i]);
+        adam(&mut net.readout_bias[i], m, v, g, rate);
+    }
+    // The transformer, by ranges of rows: each range's weights, moments and the parts' gradient
+    // rows and marks in it.
+    let rows = net.transformer.len() / HIDDEN;
+    let per = rows.div_ceil(threads.max(1)).max(1);
+    let mut ranges: Vec<Range<'_>> = Vec::new();
+    let chunks = net
+        .transformer
+        .chunks_mut(per * HIDDEN)
+        .zip(moments.mean.transformer.chunks_mut(per * HIDDEN))
+        .zip(moments.variance.transformer.chunks_mut(per * HIDDEN));
+    for (r, ((w, m), v)) in chunks.enumerate() {
+        ranges.push(Range { first: r * per, w, m, v, gradients: Vec::new(), marks: Vec::new() });
+    }
+    let mut touched: Vec<&[u32]> = Vec::new();
+    for part in parts.iter_mut() {
+        let Gradient { transformer, touched: rows_read, marked, .. } = part;
+        touched.push(rows_read);
+        for ((range, g), mark) in
+            ranges.iter_mut().zip(transformer.chunks_mut(per * HIDDEN)).zip(marked.chunks_mut(per))
+        {
+            range.gradients.push(g);
+            range.marks.push(mark);
+        }
+    }
+    let touched = &touched;
+    std::thread::scope(|scope| {
+        for range in ranges {
+            scope.spawn(move || range.step(touched, rate, shrink));
+        }
+    });
+    for part in parts.iter_mut() {
+        part.touched.clear();
+    }
+    loss
+}
+
+/// What one thread of [`step`] moves: the rows from `first` on, their weights and moments, and
+/// each part's gradient rows and marks over the same rows.
+struct Range<'a> {
+    first: usize,
+    w: &'a mut [f32],
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+    gradients: Vec<&'a mut [f32]>,
+    marks: Vec<&'a mut [bool]>,
+}
+
+impl Range<'_> {
+    /// Sums the parts' gradients of each row of the range that a part read (in the parts'
+    /// order, only those that read it), moves the row, and clears the parts' rows and marks.
+    fn step(mut self, touched: &[&[u32]], rate: f32, shrink: f32) {
+        let end = self.first + self.w.len() / HIDDEN;
+        for (p, rows_read) in touched.iter().enumerate() {
+            for &row in rows_read.iter() {
+                let row = row as usize;
+                if row < self.first || row >= end {
+                    continue;
+                }
+                let local = row - self.first;
+                // The row's first part moves it; later parts that read it were summed then.
+                if !self.marks[p][local] || self.marks[..p].iter().any(|m| m[local]) {
+                    continue;
+                }
+                let cells = local * HIDDEN..(local + 1) * HIDDEN;
+                for i in cells.clone() {
+                    let mut g = 0f32;
+                    let mut first = true;
+                    for (q, gradient) in self.gradients.iter().enumerate().skip(p) {
+                        if self.marks[q][local] {
+                            g = if first { gradient[i] } else { g + gradient[i] };
+                            first = false;
+                        }
+                    }
+                    self.w[i] *= shrink;
+                    adam(&mut self.w[i], &mut self.m[i], &mut self.v[i], g, rate);
+                }
             }
         }
-        for h in 0..HIDDEN {
-            adam(&mut net.bias[h], &mut self.mean.bias[h], &mut self.variance.bias[h], gradient.bias[h], rate);
-        }
-        for i in 0..net.readout.len() {
-            let (m, v) = (&mut self.mean.readout[i], &mut self.variance.readout[i]);
-            adam(&mut net.readout[i], m, v, gradient.readout[i], rate);
-        }
-        for i in 0..net.readout_bias.len() {
-            let (m, v) = (&mut self.mean.readout_bias[i], &mut self.variance.readout_bias[i]);
-            adam(&mut net.readout_bias[i], m, v, gradient.readout_bias[i], rate);
+        // Clear what the parts read, now that every row is moved.
+        for (p, rows_read) in touched.iter().enumerate() {
+            for &row in rows_read.iter() {
+                let row = row as usize;
+                if row >= self.first && row < end {
+                    let local = row - self.first;
+                    self.marks[p][local] = false;
+                    self.gradients[p][local * HIDDEN..(local + 1) * HIDDEN].fill(0.0);
+                }
+            }
         }
     }
 }
@@ -468,7 +535,7 @@ pub fn fit(
     tick: &dyn Fn(u64),
 ) -> io::Result<()> {
     let threads = request.threads.clamp(1, PARTS);
-    let mut parts: Vec<Mutex<Gradient>> = (0..PARTS).map(|_| Mutex::new(Gradient::new())).collect();
+    let mut parts: Vec<Gradient> = (0..PARTS).map(|_| Gradient::new()).collect();
     let batch = request.batch.max(PARTS);
     while state.epochs < request.epochs && state.stale < request.patience {
         let epoch = state.epochs + 1;
@@ -482,17 +549,14 @@ pub fn fit(
         for samples in order.chunks(batch) {
             let scale = 2.0 / samples.len() as f32;
             let part_len = samples.len().div_ceil(PARTS);
-            let next = AtomicUsize::new(0);
             let net = &state.net;
+            // Each thread computes whole parts, a contiguous run of them.
             std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(|| {
-                        loop {
-                            let p = next.fetch_add(1, Ordering::Relaxed);
-                            if p >= PARTS {
-                                break;
-                            }
-                            let Ok(mut gradient) = parts[p].lock() else { break };
+                for (c, chunk) in parts.chunks_mut(PARTS.div_ceil(threads)).enumerate() {
+                    let first = c * PARTS.div_ceil(threads);
+                    scope.spawn(move || {
+                        for (k, gradient) in chunk.iter_mut().enumerate() {
+                            let p = first + k;
                             let start = (p * part_len).min(samples.len());
                             let end = ((p + 1) * part_len).min(samples.len());
                             for &i in &samples[start..end] {
@@ -504,17 +568,9 @@ pub fn fit(
                     });
                 }
             });
-            let (first, rest) = parts.split_at_mut(1);
-            let total = first[0].get_mut().map_err(|_| io::Error::other("a training thread failed"))?;
-            for part in rest.iter_mut() {
-                let part = part.get_mut().map_err(|_| io::Error::other("a training thread failed"))?;
-                total.absorb(part);
-                part.clear();
-            }
-            train_loss += total.loss;
             state.steps += 1;
-            state.moments.step(&mut state.net, total, state.steps, rate, request.weight_decay);
-            total.clear();
+            let settings = (state.steps, rate, request.weight_decay);
+            train_loss += step(&mut state.net, &mut state.moments, &mut parts, settings, threads);
             tick(samples.len() as u64);
         }
         let (held_out_error, held_out_abs) = errors(&state.net, held_out, request.threads);
