@@ -280,8 +280,30 @@ fn a_network_is_fitted_resumed_and_read() {
     let report = fit(&resumed, "3", Some(&checkpoint));
     assert!(report.contains("resuming from ") && report.contains("after epoch 2"), "{report}");
     assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&straight).unwrap(), "one fit either way");
-    // `--epochs 0` measures a network on files held out whole, by empties, and writes it as it was.
+    // Stage buckets: the network of one extended to two for an epoch, read by the search; a
+    // checkpoint of one bucket and a network of two are not made others.
+    let bucketed = dir.join("bucketed.bin").display().to_string();
+    let args = ["--epochs", "1", "--start", &straight, "--buckets", "2", "--threads", "2", "--no-progress"];
+    let report = magpie(&[&["train-network", &data, "--out", &bucketed][..], &args[..]].concat());
+    assert!(report.contains(" shared and 2 stage buckets of as many,"), "{report}");
+    assert_eq!(Network::read(std::path::Path::new(&bucketed)).unwrap().buckets, 2);
+    let bench = magpie(&["bench", "--depth", "5", "--network", &bucketed]);
+    assert!(bench.contains(" eval network selectivity 5: 16 positions"), "{bench}");
     let measured = dir.join("measured.bin").display().to_string();
+    let refused = |args: &[&str], words: &str| {
+        let all = [&["train-network", &data, "--out", &measured, "--no-progress"][..], args].concat();
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie")).args(&all).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(err.contains(words) && err.lines().count() == 1, "{all:?}: {err}");
+    };
+    refused(
+        &["--epochs", "4", "--checkpoint", &checkpoint, "--buckets", "3"],
+        "--buckets 3: the checkpoint's network has 1",
+    );
+    refused(&["--epochs", "1", "--start", &bucketed, "--buckets", "3"], "cannot be made one of 3");
+    refused(&["--epochs", "1", "--buckets", "0"], "--buckets");
+    // `--epochs 0` measures a network on files held out whole, by empties, and writes it as it was.
     let report = magpie(&[
         "train-network",
         &data,

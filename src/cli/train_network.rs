@@ -4,7 +4,7 @@ use super::numbers::count;
 use super::shared::{cores, output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::engine::settings::MAX_THREADS;
-use crate::eval::network::Network;
+use crate::eval::network::{MAX_BUCKETS, Network};
 use crate::train::network::NetworkTrainRequest;
 use std::path::PathBuf;
 
@@ -61,6 +61,12 @@ pub struct TrainNetworkArgs {
     /// from --start or the checkpoint keeps its own inputs).
     #[arg(long)]
     no_mobility: bool,
+    /// Stage buckets: with N above 1, each of N equal ranges of empties (0 to 60) has a table of
+    /// its own added to the shared one, at 0 to start with (the search reads one table a bucket,
+    /// the two summed); a --start network of one bucket is extended [default: 1, or the --start
+    /// network's, or the checkpoint's].
+    #[arg(long, value_name = "N", value_parser = count::<usize>(1..=MAX_BUCKETS as u64))]
+    buckets: Option<usize>,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
@@ -114,6 +120,7 @@ impl TrainNetworkArgs {
             residual,
             weight_decay: self.weight_decay,
             mobility: !self.no_mobility,
+            buckets: self.buckets,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,
         })))

@@ -24,12 +24,17 @@
 //! unless told `--no-mobility`): one more row, of the pair (the side to move's legal moves, the
 //! other side's), as the pattern weights' mobility table reads it.
 //!
-//! The file (`MAGPIENN`, version 3): the magic, the version, the hidden width, the rows, the
-//! stages, the inputs (0 the patterns, 1 the patterns and mobility), a hash of the pattern layout
-//! and the hash of the pattern weights it corrects, 0 for none (u32 and u64, little-endian), then
-//! the float weights
-//! (the transformer by rows, its bias, the readouts by empties, their biases), then an FNV-1a
-//! checksum of everything before it. A file of another layout, cut short or damaged is refused.
+//! With stage buckets ([`Network::buckets`]), each range of empties adds a table of its own to
+//! the shared one; the search reads one table a bucket, the two summed, so that it costs nothing
+//! in speed.
+//!
+//! The file (`MAGPIENN`, version 4): the magic, the version, the hidden width, the rows, the
+//! stages, the inputs (0 the patterns, 1 the patterns and mobility), the stage buckets, a hash of
+//! the pattern layout and the hash of the pattern weights it corrects, 0 for none (u32 and u64,
+//! little-endian), then the float weights (the transformer by rows, table by table, its bias, the
+//! readouts by empties, their biases), then an FNV-1a checksum of everything before it. Version 3
+//! is the same without the buckets (one). A file of another layout, cut short or damaged is
+//! refused.
 
 use super::pattern::{
     FEATURE_OFFSET, FEATURES, LANES, MOBILITY, MOBILITY_MAX, OFFSETS, PATTERNS, canonical_indices, mobility_index_of,
@@ -44,6 +49,16 @@ pub const HIDDEN: usize = 16;
 
 /// Readouts: one for each number of empties, 0 to 60.
 pub const STAGES: usize = 61;
+
+/// The most stage buckets a network may have (see [`Network::buckets`]).
+pub const MAX_BUCKETS: usize = 15;
+
+/// The stage bucket of a position with `empties` empty squares among `buckets`: equal ranges of
+/// the numbers of empties 0 to 60, the first bucket the fewest.
+#[inline]
+pub fn bucket(empties: u32, buckets: usize) -> usize {
+    (empties as usize).min(STAGES - 1) * buckets / STAGES
+}
 
 /// What 1.0 of the accumulator is in the quantized transformer.
 pub const ACTIVATION_SCALE: i32 = 256;
@@ -62,7 +77,7 @@ pub const MOBILITY_ROWS: usize = ((MOBILITY_MAX + 1) * (MOBILITY_MAX + 1)) as us
 pub const INPUTS: usize = FEATURES + 1;
 
 const MAGIC: &[u8; 8] = b"MAGPIENN";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 /// For every feature index (a pattern's offset plus a base-3 index, as [`FEATURE_OFFSET`] and the
 /// lanes of [`super::pattern::Features`] make them), the row of the transformer it reads; the
@@ -168,12 +183,32 @@ impl Fnv {
     }
 }
 
+/// The tables of a transformer of `buckets` stage buckets: the shared one, and one a bucket if
+/// there are several.
+#[inline]
+pub fn blocks(buckets: usize) -> usize {
+    if buckets > 1 { 1 + buckets } else { 1 }
+}
+
+/// Where the rows of the bucket of a position with `empties` start among a transformer's rows,
+/// if it has stage buckets.
+#[inline]
+pub fn phase_offset(empties: u32, buckets: usize) -> Option<usize> {
+    (buckets > 1).then(|| (1 + bucket(empties, buckets)) * rows().count())
+}
+
 /// The float network: the model that is fitted, and the reference the quantized one is checked
 /// against.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    /// The transformer: [`HIDDEN`] numbers a row, rows in the order of [`Rows`].
+    /// The transformer: [`HIDDEN`] numbers a row, rows in the order of [`Rows`]; with more than
+    /// one stage bucket, the shared table and then each bucket's own, one after the other.
     pub transformer: Vec<f32>,
+    /// The stage buckets: with more than one, a position reads its rows from the shared table
+    /// and from its bucket's ([`bucket`]), summed; the search reads one table a bucket, the two
+    /// added. Each bucket's rows start at 0 and shrink back toward the shared ones under the
+    /// weight decay, so that a configuration seen rarely in a bucket keeps the shared value.
+    pub buckets: usize,
     /// The accumulator's bias.
     pub bias: [f32; HIDDEN],
     /// The readout of each number of empties: [`HIDDEN`] weights each.
@@ -207,12 +242,38 @@ impl Network {
     pub fn zeros() -> Network {
         Network {
             transformer: vec![0.0; rows().count() * HIDDEN],
+            buckets: 1,
             bias: [0.0; HIDDEN],
             readout: vec![0.0; STAGES * HIDDEN],
             readout_bias: vec![0.0; STAGES],
             base: 0,
             mobility: true,
         }
+    }
+
+    /// The tables of the transformer: the shared one, and each bucket's if there are several.
+    #[inline]
+    pub fn blocks(&self) -> usize {
+        blocks(self.buckets)
+    }
+
+    /// The network with `buckets` stage buckets: itself if it has them, or, from a network of
+    /// one, the same network with each bucket's table at 0 (it scores every position the same).
+    pub fn with_buckets(&self, buckets: usize) -> Result<Network, String> {
+        if buckets == self.buckets {
+            return Ok(self.clone());
+        }
+        if self.buckets != 1 || !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "a network of {} stage bucket{} cannot be made one of {buckets} (only one of 1 can, to at most {MAX_BUCKETS})",
+                self.buckets,
+                if self.buckets == 1 { "" } else { "s" }
+            ));
+        }
+        let mut net = self.clone();
+        net.buckets = buckets;
+        net.transformer.resize(blocks(buckets) * rows().count() * HIDDEN, 0.0);
+        Ok(net)
     }
 
     /// The inputs it reads: the pattern placements, and the mobility if it is one.
@@ -254,10 +315,17 @@ impl Network {
     #[inline]
     pub fn forward(&self, rows: &[u32; INPUTS], empties: u32) -> Forward {
         let mut accumulator = self.bias;
-        for &row in &rows[..self.inputs()] {
-            let start = row as usize * HIDDEN;
+        let mut add = |row: usize| {
+            let start = row * HIDDEN;
             for (a, w) in accumulator.iter_mut().zip(&self.transformer[start..start + HIDDEN]) {
                 *a += w;
+            }
+        };
+        let phase = phase_offset(empties, self.buckets);
+        for &row in &rows[..self.inputs()] {
+            add(row as usize);
+            if let Some(offset) = phase {
+                add(offset + row as usize);
             }
         }
         let stage = (empties as usize).min(STAGES - 1);
@@ -277,7 +345,15 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(48 + 4 * (self.transformer.len() + self.readout.len() + 2 * STAGES));
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, HIDDEN as u32, rows().count() as u32, STAGES as u32, u32::from(self.mobility)] {
+        let words = [
+            VERSION,
+            HIDDEN as u32,
+            rows().count() as u32,
+            STAGES as u32,
+            u32::from(self.mobility),
+            self.buckets as u32,
+        ];
+        for n in words {
             out.extend_from_slice(&n.to_le_bytes());
         }
         out.extend_from_slice(&layout_hash().to_le_bytes());
@@ -298,15 +374,15 @@ impl Network {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err("not a Magpie network file (it does not start with MAGPIENN)".to_string());
         }
-        let header = 8 + 20 + 16;
-        let floats = rows().count() * HIDDEN + HIDDEN + STAGES * HIDDEN + STAGES;
-        let expected = header + 4 * floats + 8;
         let word = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        match word(8) {
-            Some(VERSION) => {}
-            Some(v) => return Err(format!("network file version {v}; this build reads version {VERSION}")),
-            None => return Err(format!("cut short: {} bytes, expected {expected}", bytes.len())),
-        }
+        // Version 3 is version 4 without the buckets' word: a network of one bucket.
+        let (buckets, hashes) = match word(8) {
+            Some(VERSION) => (word(28).map(|b| b as usize), 32),
+            Some(3) => (Some(1), 28),
+            Some(v) => return Err(format!("network file version {v}; this build reads versions 3 and {VERSION}")),
+            None => return Err("cut short: no version".to_string()),
+        };
+        let header = hashes + 16;
         let shape = (word(12), word(16), word(20));
         if shape != (Some(HIDDEN as u32), Some(rows().count() as u32), Some(STAGES as u32)) {
             return Err(format!(
@@ -317,6 +393,14 @@ impl Network {
                 rows().count()
             ));
         }
+        let buckets = match buckets {
+            Some(b) if (1..=MAX_BUCKETS).contains(&b) => b,
+            Some(b) => return Err(format!("{b} stage buckets; this build reads 1 to {MAX_BUCKETS}")),
+            None => return Err("cut short: no stage buckets".to_string()),
+        };
+        let table = blocks(buckets) * rows().count() * HIDDEN;
+        let floats = table + HIDDEN + STAGES * HIDDEN + STAGES;
+        let expected = header + 4 * floats + 8;
         if bytes.len() != expected {
             return Err(format!("{} bytes where a network file has {expected}: cut short or padded", bytes.len()));
         }
@@ -325,7 +409,7 @@ impl Network {
             Some(1) => true,
             other => return Err(format!("an unknown set of inputs ({other:?}; this build reads 0 and 1)")),
         };
-        let layout = u64::from_le_bytes(bytes[28..36].try_into().unwrap_or_default());
+        let layout = u64::from_le_bytes(bytes[hashes..hashes + 8].try_into().unwrap_or_default());
         if layout != layout_hash() {
             return Err("fitted to other patterns than this build's".to_string());
         }
@@ -337,12 +421,12 @@ impl Network {
         let mut values =
             bytes[header..expected - 8].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<f32>>();
-        let transformer = take(rows().count() * HIDDEN);
+        let transformer = take(table);
         let bias: [f32; HIDDEN] = take(HIDDEN).try_into().map_err(|_| "cut short".to_string())?;
         let readout = take(STAGES * HIDDEN);
         let readout_bias = take(STAGES);
-        let base = u64::from_le_bytes(bytes[36..44].try_into().unwrap_or_default());
-        let net = Network { transformer, bias, readout, readout_bias, base, mobility };
+        let base = u64::from_le_bytes(bytes[hashes + 8..hashes + 16].try_into().unwrap_or_default());
+        let net = Network { transformer, buckets, bias, readout, readout_bias, base, mobility };
         if [&net.transformer[..], &net.bias[..], &net.readout[..], &net.readout_bias[..]]
             .iter()
             .any(|part| part.iter().any(|w| !w.is_finite()))
@@ -362,8 +446,14 @@ impl Network {
 /// The network as the search reads it (see the module's doc). Two are equal when their float
 /// networks' files are.
 pub struct Quantized {
-    /// One row a feature index, [`HIDDEN`] 16-bit numbers each, [`ACTIVATION_SCALE`] to a unit.
+    /// One row a feature index, [`HIDDEN`] 16-bit numbers each, [`ACTIVATION_SCALE`] to a unit,
+    /// then the mobility rows; a table of those a stage bucket, each the shared rows and the
+    /// bucket's added.
     transformer: Vec<[i16; HIDDEN]>,
+    /// The stage buckets.
+    buckets: usize,
+    /// The rows of a bucket's table.
+    bucket_len: usize,
     bias: [i16; HIDDEN],
     /// The readouts, [`READOUT_SCALE`] to a unit.
     readout: Vec<[i16; HIDDEN]>,
@@ -385,13 +475,21 @@ impl Quantized {
     /// The quantized form of `net`.
     pub fn new(net: &Network) -> Quantized {
         let rows = rows();
-        let row = |row: usize| std::array::from_fn(|h| quantize(net.transformer[row * HIDDEN + h], ACTIVATION_SCALE));
-        let transformer = (0..rows.row_of.len())
-            .map(|index| row(rows.row(index)))
-            .chain((0..MOBILITY_ROWS).map(|cell| row(rows.patterns + cell)))
-            .collect();
+        let mut transformer = Vec::new();
+        for b in 0..net.buckets {
+            // The bucket's value of a row: the shared one, plus the bucket's own.
+            let phase = (net.buckets > 1).then(|| (1 + b) * rows.count());
+            let value = |row: usize, h: usize| {
+                net.transformer[row * HIDDEN + h] + phase.map_or(0.0, |p| net.transformer[(p + row) * HIDDEN + h])
+            };
+            let row = |row: usize| std::array::from_fn(|h| quantize(value(row, h), ACTIVATION_SCALE));
+            transformer.extend((0..rows.row_of.len()).map(|index| row(rows.row(index))));
+            transformer.extend((0..MOBILITY_ROWS).map(|cell| row(rows.patterns + cell)));
+        }
         Quantized {
             transformer,
+            buckets: net.buckets,
+            bucket_len: rows.row_of.len() + MOBILITY_ROWS,
             bias: std::array::from_fn(|h| quantize(net.bias[h], ACTIVATION_SCALE)),
             readout: (0..STAGES)
                 .map(|s| std::array::from_fn(|h| quantize(net.readout[s * HIDDEN + h], READOUT_SCALE)))
@@ -431,13 +529,19 @@ impl Quantized {
         self.hash
     }
 
-    /// The index of the mobility row of the side to move's discs `player` with legal `moves`
-    /// against `opponent` (the last pattern row if the network does not read mobility, whose
-    /// entry is then skipped).
+    /// The index in its bucket's table of the mobility row of the side to move's discs `player`
+    /// with legal `moves` against `opponent`, if the network reads mobility.
     #[inline]
     fn mobility_row(&self, player: u64, opponent: u64, moves: u64) -> Option<usize> {
-        let first = self.transformer.len() - MOBILITY_ROWS;
+        let first = self.bucket_len - MOBILITY_ROWS;
         self.mobility.then(|| first + mobility_cell(moves, legal_moves(opponent, player)))
+    }
+
+    /// The rows of the table of the bucket of a position with `empties` empty squares.
+    #[inline]
+    fn table(&self, empties: u32) -> &[[i16; HIDDEN]] {
+        let start = bucket(empties, self.buckets) * self.bucket_len;
+        &self.transformer[start..start + self.bucket_len]
     }
 
     /// The value in centi-discs of the position whose features' lanes are `lanes`, the side to
@@ -462,9 +566,10 @@ impl Quantized {
 
     fn sum_portable(&self, lanes: &[u16; LANES], mobility: Option<usize>, empties: u32) -> i32 {
         let mut accumulator = self.bias;
+        let table = self.table(empties);
         let indices = (0..FEATURES).map(|n| FEATURE_OFFSET[n] as usize + lanes[n] as usize);
         for index in indices.chain(mobility) {
-            for (a, &w) in accumulator.iter_mut().zip(&self.transformer[index]) {
+            for (a, &w) in accumulator.iter_mut().zip(&table[index]) {
                 *a = a.saturating_add(w);
             }
         }
@@ -490,12 +595,13 @@ impl Quantized {
             unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
         };
         let mut accumulator = load(&self.bias);
+        let table = self.table(empties);
         for n in 0..FEATURES {
-            let row = &self.transformer[FEATURE_OFFSET[n] as usize + lanes[n] as usize];
+            let row = &table[FEATURE_OFFSET[n] as usize + lanes[n] as usize];
             accumulator = _mm256_adds_epi16(accumulator, load(row));
         }
         if let Some(index) = mobility {
-            accumulator = _mm256_adds_epi16(accumulator, load(&self.transformer[index]));
+            accumulator = _mm256_adds_epi16(accumulator, load(&table[index]));
         }
         let clipped = _mm256_min_epi16(
             _mm256_max_epi16(accumulator, _mm256_setzero_si256()),
@@ -560,7 +666,12 @@ mod tests {
 
     /// A network with every weight random and sizeable, so that every unit is exercised.
     fn busy_network(seed: u64) -> Network {
-        let mut net = Network::initial(seed, true);
+        busy_network_of(seed, 1)
+    }
+
+    /// [`busy_network`] with `buckets` stage buckets, each table random.
+    fn busy_network_of(seed: u64, buckets: usize) -> Network {
+        let mut net = Network::initial(seed, true).with_buckets(buckets).unwrap();
         let mut rng = Rng::new(seed ^ 0x55);
         for w in &mut net.transformer {
             *w = (rng.below(2001) as f32 - 1000.0) / 4000.0;
@@ -591,8 +702,8 @@ mod tests {
 
     #[test]
     fn a_position_and_its_mirror_images_score_the_same() {
-        for mobility in [true, false] {
-            let mut net = busy_network(3);
+        for (mobility, buckets) in [(true, 1), (false, 1), (true, 3)] {
+            let mut net = busy_network_of(3, buckets);
             net.mobility = mobility;
             let quantized = Quantized::new(&net);
             for pos in random_positions(5, 40) {
@@ -610,8 +721,8 @@ mod tests {
 
     #[test]
     fn the_fast_and_portable_paths_agree_and_stay_near_the_float_model() {
-        for mobility in [true, false] {
-            let mut net = busy_network(7);
+        for (mobility, buckets) in [(true, 1), (false, 1), (true, 4)] {
+            let mut net = busy_network_of(7, buckets);
             net.mobility = mobility;
             let quantized = Quantized::new(&net);
             let (mut worst, mut total) = (0f32, 0f32);
@@ -653,6 +764,64 @@ mod tests {
         assert_eq!(quantized_value(&Quantized::new(&net), player, opponent), 0);
         let back = Network::from_bytes(&net.to_bytes()).unwrap();
         assert!(!back.mobility && back == net, "the inputs round-trip through the file");
+    }
+
+    #[test]
+    fn stage_buckets_split_the_empties_evenly_and_start_as_the_shared_table() {
+        assert!((0..=60).all(|e| bucket(e, 1) == 0));
+        let of_four: Vec<usize> = [0, 15, 16, 30, 31, 45, 46, 60, 64].iter().map(|&e| bucket(e, 4)).collect();
+        assert_eq!(of_four, [0, 0, 1, 1, 2, 2, 3, 3, 3]);
+        assert_eq!((0..=60).map(|e| bucket(e, MAX_BUCKETS)).max(), Some(MAX_BUCKETS - 1));
+        // A network of one bucket made one of three scores every position as before, in both
+        // models; a bucket's own rows then change the positions of that bucket only.
+        let net = busy_network(23);
+        let three = net.with_buckets(3).unwrap();
+        assert_eq!(three.transformer.len(), 4 * rows().count() * HIDDEN);
+        let (q, q3) = (Quantized::new(&net), Quantized::new(&three));
+        let positions = random_positions(29, 80);
+        for pos in &positions {
+            let (player, opponent) = (pos.player(), pos.opponent());
+            assert_eq!(net.evaluate(player, opponent), three.evaluate(player, opponent), "{pos}");
+            assert_eq!(quantized_value(&q, player, opponent), quantized_value(&q3, player, opponent), "{pos}");
+        }
+        // Bucket 2's rows shifted up, then down: a position of that bucket changes under one
+        // of the two at least (its units cannot all be clipped at both ends), no other does.
+        let last = 3 * rows().count() * HIDDEN;
+        let shifted = |by: f32| {
+            let mut moved = three.clone();
+            moved.transformer[last..].iter_mut().for_each(|w| *w += by);
+            Quantized::new(&moved)
+        };
+        let (up, down) = (shifted(0.25), shifted(-0.25));
+        for pos in &positions {
+            let (player, opponent) = (pos.player(), pos.opponent());
+            let before = quantized_value(&q, player, opponent);
+            let moved = [&up, &down].iter().any(|q| quantized_value(q, player, opponent) != before);
+            assert_eq!(moved, bucket(pos.empty_count(), 3) == 2, "{pos}");
+        }
+        assert!(positions.iter().any(|p| bucket(p.empty_count(), 3) == 2));
+        assert!(three.with_buckets(2).unwrap_err().contains("cannot be made one of 2"));
+        assert!(net.with_buckets(MAX_BUCKETS + 1).is_err());
+    }
+
+    #[test]
+    fn a_file_of_stage_buckets_round_trips_and_a_version_3_file_reads_as_one_bucket() {
+        let net = busy_network_of(31, 4);
+        assert!(Network::from_bytes(&net.to_bytes()) == Ok(net.clone()));
+        // A version 3 file: version 4's without the buckets' word.
+        let one = busy_network(37);
+        let bytes = one.to_bytes();
+        let mut old = bytes[..28].to_vec();
+        old[8..12].copy_from_slice(&3u32.to_le_bytes());
+        old.extend_from_slice(&bytes[32..bytes.len() - 8]);
+        let mut hash = Fnv::new();
+        hash.write(&old);
+        old.extend_from_slice(&hash.finish().to_le_bytes());
+        assert!(Network::from_bytes(&old) == Ok(one), "{:?}", Network::from_bytes(&old).err());
+        let mut too_many = net.to_bytes();
+        too_many[28..32].copy_from_slice(&99u32.to_le_bytes());
+        let err = Network::from_bytes(&too_many).unwrap_err();
+        assert!(err.contains("99 stage buckets") && !err.contains('\n'), "{err}");
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! (decoupled from the gradient, as AdamW does): the rows of rare configurations otherwise learn
 //! their few samples by heart.
 
-use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, STAGES, activation, rows};
+use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, STAGES, activation, phase_offset, rows};
 use crate::eval::weights::Weights;
 use crate::formats::samples::Sample;
 use crate::rng::Rng;
@@ -66,6 +66,9 @@ pub struct NetworkTrainRequest {
     pub weight_decay: f32,
     /// Whether a new network reads the position's mobility as well as its patterns.
     pub mobility: bool,
+    /// The stage buckets of the network fitted, if asked: a new network gets them, and a network
+    /// of one to start from is extended to them.
+    pub buckets: Option<usize>,
     /// Threads.
     pub threads: usize,
     /// Show a progress bar on stderr.
@@ -91,8 +94,9 @@ struct Gradient {
 }
 
 impl Gradient {
-    fn new() -> Gradient {
-        let rows = rows().count();
+    /// A gradient of zeros for a network of `blocks` tables ([`Network::blocks`]).
+    fn new(blocks: usize) -> Gradient {
+        let rows = rows().count() * blocks;
         Gradient {
             transformer: vec![0.0; rows * HIDDEN],
             touched: Vec::new(),
@@ -127,14 +131,17 @@ impl Gradient {
         for (b, d) in self.bias.iter_mut().zip(&d_accumulator) {
             *b += d;
         }
+        let phase = phase_offset(empties, net.buckets);
         for &row in &rows[..net.inputs()] {
-            if !self.marked[row as usize] {
-                self.marked[row as usize] = true;
-                self.touched.push(row);
-            }
-            let start = row as usize * HIDDEN;
-            for (g, d) in self.transformer[start..start + HIDDEN].iter_mut().zip(&d_accumulator) {
-                *g += d;
+            for row in std::iter::once(row).chain(phase.map(|offset| offset as u32 + row)) {
+                if !self.marked[row as usize] {
+                    self.marked[row as usize] = true;
+                    self.touched.push(row);
+                }
+                let start = row as usize * HIDDEN;
+                for (g, d) in self.transformer[start..start + HIDDEN].iter_mut().zip(&d_accumulator) {
+                    *g += d;
+                }
             }
         }
     }
@@ -158,8 +165,10 @@ fn adam(w: &mut f32, m: &mut f32, v: &mut f32, g: f32, rate: f32) {
 }
 
 impl Moments {
-    fn zeros() -> Moments {
-        Moments { mean: Network::zeros(), variance: Network::zeros() }
+    /// Moments of zeros for `net`'s shape.
+    fn zeros(net: &Network) -> Moments {
+        let zeros = Network::zeros().with_buckets(net.buckets).unwrap_or_else(|_| Network::zeros());
+        Moments { mean: zeros.clone(), variance: zeros }
     }
 }
 
@@ -320,8 +329,8 @@ impl State {
     fn start(net: Network) -> State {
         State {
             best: net.clone(),
+            moments: Moments::zeros(&net),
             net,
-            moments: Moments::zeros(),
             epochs: 0,
             steps: 0,
             best_error: f64::INFINITY,
@@ -367,6 +376,9 @@ impl State {
         let stale = u32::from_le_bytes(take(4)?.try_into().unwrap_or_default());
         if at != bytes.len() {
             return Err("the checkpoint has bytes after its end".to_string());
+        }
+        if nets.iter().any(|n| n.buckets != nets[0].buckets) {
+            return Err("the checkpoint's networks have different stage buckets".to_string());
         }
         let variance = nets.pop().unwrap_or_else(Network::zeros);
         let mean = nets.pop().unwrap_or_else(Network::zeros);
@@ -535,7 +547,7 @@ pub fn fit(
     tick: &dyn Fn(u64),
 ) -> io::Result<()> {
     let threads = request.threads.clamp(1, PARTS);
-    let mut parts: Vec<Gradient> = (0..PARTS).map(|_| Gradient::new()).collect();
+    let mut parts: Vec<Gradient> = (0..PARTS).map(|_| Gradient::new(state.net.blocks())).collect();
     let batch = request.batch.max(PARTS);
     while state.epochs < request.epochs && state.stale < request.patience {
         let epoch = state.epochs + 1;
@@ -627,12 +639,27 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
             writeln!(out, "resuming from {} after epoch {}", path.display(), state.epochs)?;
             state
         }
-        None => State::start(match &request.start {
-            Some(net) => net.clone(),
-            None if base.is_some() => Network::initial_correction(request.seed, base_hash, request.mobility),
-            None => Network::initial(request.seed, request.mobility),
-        }),
+        None => {
+            let net = match &request.start {
+                Some(net) => net.clone(),
+                None if base.is_some() => Network::initial_correction(request.seed, base_hash, request.mobility),
+                None => Network::initial(request.seed, request.mobility),
+            };
+            let net = match request.buckets {
+                Some(buckets) => net
+                    .with_buckets(buckets)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--buckets {buckets}: {e}")))?,
+                None => net,
+            };
+            State::start(net)
+        }
     };
+    if let Some(buckets) = request.buckets.filter(|&b| b != state.net.buckets) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("--buckets {buckets}: the checkpoint's network has {}", state.net.buckets),
+        ));
+    }
     if state.net.base != base_hash {
         let what =
             |hash: u64| if hash == 0 { "stands alone".to_string() } else { format!("corrects weights {hash:016x}") };
@@ -643,8 +670,12 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
     }
     writeln!(
         out,
-        "fitting a network of {} rows x {HIDDEN}, reading the patterns{}, to {} positions ({} held out), batches of {}, {} thread{}",
+        "fitting a network of {} rows x {HIDDEN}{}, reading the patterns{}, to {} positions ({} held out), batches of {}, {} thread{}",
         rows().count(),
+        match state.net.buckets {
+            1 => String::new(),
+            b => format!(" shared and {b} stage buckets of as many"),
+        },
         if state.net.mobility { " and mobility" } else { "" },
         fitted.len(),
         held_out.len(),
@@ -751,7 +782,20 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
-        let mut net = Network::initial(5, true);
+        gradients_match_finite_differences_with(1);
+    }
+
+    #[test]
+    fn gradients_match_finite_differences_with_stage_buckets() {
+        gradients_match_finite_differences_with(3);
+    }
+
+    fn gradients_match_finite_differences_with(buckets: usize) {
+        let mut net = Network::initial(5, true).with_buckets(buckets).unwrap();
+        // Each bucket's rows away from 0, so that they count.
+        let shared = rows().count() * HIDDEN;
+        let mut rng = Rng::new(55);
+        net.transformer[shared..].iter_mut().for_each(|w| *w = (rng.below(201) as f32 - 100.0) / 5000.0);
         // Readouts and biases that keep the units inside the clip's range, where it has a slope.
         net.readout.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 7) as f32 - 3.0) / 3.0);
         let teacher = Network::initial(6, true);
@@ -759,7 +803,7 @@ mod tests {
             .iter()
             .map(|s| (rows().of(s.player, s.opponent).to_vec(), s.empties(), f32::from(s.score) / 100.0 + 1.5))
             .collect();
-        let mut gradient = Gradient::new();
+        let mut gradient = Gradient::new(net.blocks());
         for (r, empties, target) in &samples {
             let r: [u32; INPUTS] = r.clone().try_into().unwrap();
             gradient.add_sample(&net, &r, *empties, *target, 2.0 / samples.len() as f32);
@@ -800,6 +844,17 @@ mod tests {
             "readout bias",
         );
         assert!(gradient.touched.len() > 50, "the samples read many rows");
+        if buckets > 1 {
+            // The bucket rows the first sample read: its rows past the shared table.
+            let phase = phase_offset(samples[0].1, buckets).unwrap() as u32;
+            for &row in samples[0].0[..FEATURES].iter().take(3) {
+                let row = phase + row;
+                assert!(gradient.touched.contains(&row));
+                let i = row as usize * HIDDEN + 3;
+                let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
+                close(gradient.transformer[i], n, &format!("bucket row {row}"));
+            }
+        }
     }
 
     #[test]
@@ -836,6 +891,7 @@ mod tests {
             residual: None,
             weight_decay: 0.0,
             mobility: true,
+            buckets: None,
             threads,
             progress: false,
         }
@@ -907,9 +963,12 @@ mod tests {
         let teacher = Network::initial(21, true);
         let samples = random_samples(22, 800, &teacher);
         let (fitted, held_out) = (&Set::new(samples[..700].to_vec(), None), &Set::new(samples[700..].to_vec(), None));
-        let mut straight = State::start(Network::initial(3, true));
+        // A network of stage buckets, so that their tables and moments are in the checkpoint.
+        let start = || Network::initial(3, true).with_buckets(2).unwrap();
+        let mut straight = State::start(start());
         fit(&request(2, 4), &mut straight, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
-        let mut first = State::start(Network::initial(3, true));
+        assert!(straight.net.transformer[rows().count() * HIDDEN..].iter().any(|&w| w != 0.0), "the buckets moved");
+        let mut first = State::start(start());
         fit(&request(2, 2), &mut first, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
         let mut resumed = State::from_bytes(&first.to_bytes()).unwrap();
         assert!(resumed == first, "a checkpoint round-trips");
