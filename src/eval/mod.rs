@@ -176,6 +176,12 @@ impl Evaluator {
         }
     }
 
+    /// A hash of the pattern weights and the network: two evaluators of one kind and identity give
+    /// every position the same value.
+    pub fn identity(&self) -> u64 {
+        self.weights.hash() ^ self.network.as_ref().map_or(0, |n| n.hash().rotate_left(17))
+    }
+
     /// The evaluation.
     pub fn kind(&self) -> EvalKind {
         self.kind

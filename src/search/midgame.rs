@@ -14,6 +14,7 @@
 //!   again those that beat alpha;
 //! - stores its bounds and best move.
 
+use super::eval_cache::EvalCache;
 use super::ordering::{FIRST, MoveList, move_value_and_replies, value_moves};
 use super::split::SplitKind;
 use super::tt::{NO_MOVE, TtEntry};
@@ -284,8 +285,14 @@ impl Worker {
                         self.check(control);
                     }
                     self.pv_len[ply + 1] = ply + 1;
-                    let indices = features.play_to_evaluate(square, flips);
-                    -to_grain(self.setup.eval.evaluate_lanes(&indices, next_player, next_opponent, replies))
+                    let key = EvalCache::key(next_player, next_opponent);
+                    let value = self.eval_cache.probe(key).unwrap_or_else(|| {
+                        let indices = features.play_to_evaluate(square, flips);
+                        let value = self.setup.eval.evaluate_lanes(&indices, next_player, next_opponent, replies);
+                        self.eval_cache.store(key, value);
+                        value
+                    });
+                    -to_grain(value)
                 } else {
                     let child = pos.play_with_flips(Square::from_index_unchecked(square), flips);
                     if self.patterns {
@@ -313,8 +320,15 @@ impl Worker {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize, moves: u64) -> i32 {
         if self.patterns {
+            let (player, opponent) = (pos.player(), pos.opponent());
+            let key = EvalCache::key(player, opponent);
+            if let Some(value) = self.eval_cache.probe(key) {
+                return value;
+            }
             let features = self.features.at(ply, pos);
-            self.setup.eval.evaluate_lanes(&features.player, pos.player(), pos.opponent(), moves)
+            let value = self.setup.eval.evaluate_lanes(&features.player, player, opponent, moves);
+            self.eval_cache.store(key, value);
+            value
         } else {
             self.setup.eval.evaluate(pos)
         }

@@ -23,6 +23,7 @@
 
 pub mod end_cache;
 pub mod endgame;
+pub mod eval_cache;
 pub mod eval_stack;
 pub mod limits;
 pub mod midgame;
@@ -340,8 +341,7 @@ impl Searcher {
             return unsearched(Move::Pass, 0, request.start.elapsed());
         }
         let draw_for_black = request.draw_score_for_black.clamp(-MAX_DRAW_SCORE, MAX_DRAW_SCORE);
-        let evaluation = request.eval.weights().hash() ^ request.eval.network().map_or(0, |n| n.hash().rotate_left(17));
-        let context = (request.eval.kind(), evaluation, draw_for_black, request.selectivity);
+        let context = (request.eval.kind(), request.eval.identity(), draw_for_black, request.selectivity);
         if self.table_context != Some(context) {
             self.clear();
             self.table_context = Some(context);

@@ -7,6 +7,7 @@
 //! [`super::root`].
 
 use super::end_cache::EndCache;
+use super::eval_cache::EvalCache;
 use super::eval_stack::EvalStack;
 use super::ordering::Layout;
 use super::split::{SplitPoint, SplitPool};
@@ -111,6 +112,8 @@ pub struct Worker {
     pub(super) solve_cut: u8,
     /// The solver's own table for its last empties.
     pub(super) cache: EndCache,
+    /// The values of the leaves the depth-limited search scored with the pattern evaluation.
+    pub(super) eval_cache: EvalCache,
 }
 
 /// The code of a pass in PV arrays (squares are 0..64).
@@ -148,6 +151,7 @@ impl Worker {
             features: EvalStack::new(),
             solve_cut: 0,
             cache: EndCache::default(),
+            eval_cache: EvalCache::default(),
         }
     }
 
@@ -168,6 +172,9 @@ impl Worker {
         self.cache.clear();
         self.next_check = POLL_INTERVAL.min(setup.node_limit);
         self.patterns = setup.eval.kind() == EvalKind::Pattern && setup.size == BoardSize::Eight;
+        if self.patterns {
+            self.eval_cache.hold(setup.eval.identity());
+        }
         self.setup = setup;
     }
 
