@@ -190,11 +190,18 @@ pub fn blocks(buckets: usize) -> usize {
     if buckets > 1 { 1 + buckets } else { 1 }
 }
 
+/// Where the rows of bucket `b`'s own table start among a transformer's rows, if it has stage
+/// buckets.
+#[inline]
+fn bucket_offset(b: usize, buckets: usize) -> Option<usize> {
+    (buckets > 1).then(|| (1 + b) * rows().count())
+}
+
 /// Where the rows of the bucket of a position with `empties` start among a transformer's rows,
 /// if it has stage buckets.
 #[inline]
 pub fn phase_offset(empties: u32, buckets: usize) -> Option<usize> {
-    (buckets > 1).then(|| (1 + bucket(empties, buckets)) * rows().count())
+    bucket_offset(bucket(empties, buckets), buckets)
 }
 
 /// The float network: the model that is fitted, and the reference the quantized one is checked
@@ -478,7 +485,7 @@ impl Quantized {
         let mut transformer = Vec::new();
         for b in 0..net.buckets {
             // The bucket's value of a row: the shared one, plus the bucket's own.
-            let phase = (net.buckets > 1).then(|| (1 + b) * rows.count());
+            let phase = bucket_offset(b, net.buckets);
             let value = |row: usize, h: usize| {
                 net.transformer[row * HIDDEN + h] + phase.map_or(0.0, |p| net.transformer[(p + row) * HIDDEN + h])
             };
