@@ -167,7 +167,7 @@ fn adam(w: &mut f32, m: &mut f32, v: &mut f32, g: f32, rate: f32) {
 impl Moments {
     /// Moments of zeros for `net`'s shape.
     fn zeros(net: &Network) -> Moments {
-        let zeros = Network::zeros().with_buckets(net.buckets).unwrap_or_else(|_| Network::zeros());
+        let zeros = Network { transformer: vec![0.0; net.transformer.len()], buckets: net.buckets, ..Network::zeros() };
         Moments { mean: zeros.clone(), variance: zeros }
     }
 }
