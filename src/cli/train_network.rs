@@ -67,6 +67,11 @@ pub struct TrainNetworkArgs {
     /// network's, or the checkpoint's].
     #[arg(long, value_name = "N", value_parser = count::<usize>(1..=MAX_BUCKETS as u64))]
     buckets: Option<usize>,
+    /// The step size of the stage buckets' rows, as a factor of --learning-rate's: a sample moves
+    /// its shared row and its bucket's row alike, so at 1 their sum moves twice as far as one
+    /// table's (0.25 fitted 2.86M positions best of 0.25 and 1; docs/experiments.md).
+    #[arg(long, value_name = "F", default_value_t = 0.25)]
+    bucket_rate: f32,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
@@ -91,6 +96,9 @@ impl TrainNetworkArgs {
         }
         if !(self.weight_decay.is_finite() && (0.0..=100.0).contains(&self.weight_decay)) {
             return Err(CliError(format!("--weight-decay {}: expected a number from 0 to 100", self.weight_decay)));
+        }
+        if !(self.bucket_rate.is_finite() && (0.0..=1.0).contains(&self.bucket_rate)) {
+            return Err(CliError(format!("--bucket-rate {}: expected a number from 0 to 1", self.bucket_rate)));
         }
         let residual = if self.residual { Some(engine.weights(self.weights.as_deref(), "--weights")?) } else { None };
         let out = output_file("--out", self.out)?;
@@ -121,6 +129,7 @@ impl TrainNetworkArgs {
             weight_decay: self.weight_decay,
             mobility: !self.no_mobility,
             buckets: self.buckets,
+            bucket_rate: self.bucket_rate,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,
         })))

@@ -69,6 +69,10 @@ pub struct NetworkTrainRequest {
     /// The stage buckets of the network fitted, if asked: a new network gets them, and a network
     /// of one to start from is extended to them.
     pub buckets: Option<usize>,
+    /// The factor of the step size for the stage buckets' rows: a sample moves its shared row
+    /// and its bucket's row by the same gradient, so at the full step their sum moves twice as
+    /// far as a network of one table's.
+    pub bucket_rate: f32,
     /// Threads.
     pub threads: usize,
     /// Show a progress bar on stderr.
@@ -172,22 +176,29 @@ impl Moments {
     }
 }
 
-/// One Adam step from the gradients of a minibatch's parts, summed in the parts' order, at step
-/// `step` (from 1) with step size `rate`, shrinking the transformer rows read by `rate × decay`;
-/// the parts are cleared for the next batch. The rows are split into `threads` ranges, each
+/// What one Adam step is given: its number `step` (from 1), the step size `rate`, the decoupled
+/// weight decay `decay` (the transformer rows read shrink by `rate × decay`) and the factor
+/// `bucket_rate` of both for the stage buckets' rows.
+#[derive(Clone, Copy, Debug)]
+struct StepSize {
+    step: u64,
+    rate: f32,
+    decay: f32,
+    bucket_rate: f32,
+}
+
+/// One Adam step from the gradients of a minibatch's parts, summed in the parts' order, as
+/// `size` says; the parts are cleared for the next batch. The rows are split into `threads` ranges, each
 /// summed and moved by a thread of its own (their sums are the same for any split), the small
 /// layers serially. Returns the parts' summed squared errors.
-fn step(
-    net: &mut Network,
-    moments: &mut Moments,
-    parts: &mut [Gradient],
-    (step, rate, decay): (u64, f32, f32),
-    threads: usize,
-) -> f64 {
-    let shrink = 1.0 - rate * decay;
+fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: StepSize, threads: usize) -> f64 {
+    let StepSize { step, rate, decay, bucket_rate } = size;
     // The bias corrections folded into the step size.
     let t = step as i32;
-    let rate = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+    let corrected = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+    // The shared table's rows, then the buckets' (moved at `bucket_rate` of the step).
+    let shared = Moves { rate: corrected, shrink: 1.0 - rate * decay };
+    let bucket = Moves { rate: corrected * bucket_rate, shrink: 1.0 - rate * bucket_rate * decay };
     let mut loss = 0.0;
     let mut bias = [0f32; HIDDEN];
     let mut readout = vec![0f32; net.readout.len()];
@@ -203,17 +214,18 @@ fn step(
         part.loss = 0.0;
     }
     for (h, &g) in bias.iter().enumerate() {
-        adam(&mut net.bias[h], &mut moments.mean.bias[h], &mut moments.variance.bias[h], g, rate);
+        adam(&mut net.bias[h], &mut moments.mean.bias[h], &mut moments.variance.bias[h], g, corrected);
     }
     for (i, &g) in readout.iter().enumerate() {
-        adam(&mut net.readout[i], &mut moments.mean.readout[i], &mut moments.variance.readout[i], g, rate);
+        adam(&mut net.readout[i], &mut moments.mean.readout[i], &mut moments.variance.readout[i], g, corrected);
     }
     for (i, &g) in readout_bias.iter().enumerate() {
         let (m, v) = (&mut moments.mean.readout_bias[i], &mut moments.variance.readout_bias[i]);
-        adam(&mut net.readout_bias[i], m, v, g, rate);
+        adam(&mut net.readout_bias[i], m, v, g, corrected);
     }
     // The transformer, by ranges of rows: each range's weights, moments and the parts' gradient
     // rows and marks in it.
+    let buckets_from = rows().count();
     let rows = net.transformer.len() / HIDDEN;
     let per = rows.div_ceil(threads.max(1)).max(1);
     let mut ranges: Vec<Range<'_>> = Vec::new();
@@ -239,13 +251,21 @@ fn step(
     let touched = &touched;
     std::thread::scope(|scope| {
         for range in ranges {
-            scope.spawn(move || range.step(touched, rate, shrink));
+            scope.spawn(move || range.step(touched, buckets_from, [shared, bucket]));
         }
     });
     for part in parts.iter_mut() {
         part.touched.clear();
     }
     loss
+}
+
+/// How far [`Range::step`] moves a row: Adam's step size with its bias corrections, and the
+/// factor the row is shrunk by first.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    rate: f32,
+    shrink: f32,
 }
 
 /// What one thread of [`step`] moves: the rows from `first` on, their weights and moments, and
@@ -261,8 +281,9 @@ struct Range<'a> {
 
 impl Range<'_> {
     /// Sums the parts' gradients of each row of the range that a part read (in the parts'
-    /// order, only those that read it), moves the row, and clears the parts' rows and marks.
-    fn step(mut self, touched: &[&[u32]], rate: f32, shrink: f32) {
+    /// order, only those that read it), moves the row (by `moves[0]` below `buckets_from`, by
+    /// `moves[1]` from there on), and clears the parts' rows and marks.
+    fn step(mut self, touched: &[&[u32]], buckets_from: usize, moves: [Moves; 2]) {
         let end = self.first + self.w.len() / HIDDEN;
         for (p, rows_read) in touched.iter().enumerate() {
             for &row in rows_read.iter() {
@@ -275,6 +296,7 @@ impl Range<'_> {
                 if !self.marks[p][local] || self.marks[..p].iter().any(|m| m[local]) {
                     continue;
                 }
+                let Moves { rate, shrink } = moves[usize::from(row >= buckets_from)];
                 let cells = local * HIDDEN..(local + 1) * HIDDEN;
                 for i in cells.clone() {
                     let mut g = 0f32;
@@ -581,8 +603,9 @@ pub fn fit(
                 }
             });
             state.steps += 1;
-            let settings = (state.steps, rate, request.weight_decay);
-            train_loss += step(&mut state.net, &mut state.moments, &mut parts, settings, threads);
+            let size =
+                StepSize { step: state.steps, rate, decay: request.weight_decay, bucket_rate: request.bucket_rate };
+            train_loss += step(&mut state.net, &mut state.moments, &mut parts, size, threads);
             tick(samples.len() as u64);
         }
         let (held_out_error, held_out_abs) = errors(&state.net, held_out, request.threads);
@@ -892,6 +915,7 @@ mod tests {
             weight_decay: 0.0,
             mobility: true,
             buckets: None,
+            bucket_rate: 1.0,
             threads,
             progress: false,
         }
@@ -956,6 +980,40 @@ mod tests {
         };
         let decayed = fit_with(20.0);
         assert!(size(&decayed.net) < 0.8 * size(&plain.net), "{} against {}", size(&decayed.net), size(&plain.net));
+    }
+
+    #[test]
+    fn the_buckets_rows_move_at_their_share_of_the_step() {
+        // Samples of one bucket only, so that a row read and its bucket's copy have the same
+        // gradient: after one step (one batch, no decay) the copy, from 0, has moved
+        // `bucket_rate` times as far as the shared row.
+        let teacher = Network::initial(31, true);
+        let buckets = 2;
+        let all = random_samples(32, 600, &teacher);
+        let first = phase_offset(all[0].empties(), buckets);
+        let one_bucket: Vec<Sample> =
+            all.iter().filter(|s| phase_offset(s.empties(), buckets) == first).copied().collect();
+        let (fitted, held_out) =
+            (Set::new(one_bucket[..64].to_vec(), None), Set::new(one_bucket[64..80].to_vec(), None));
+        let start = Network::initial(3, true).with_buckets(buckets).unwrap();
+        let offset = first.unwrap();
+        for bucket_rate in [0.0, 0.25, 1.0] {
+            let mut request = request(2, 1);
+            request.bucket_rate = bucket_rate;
+            let mut state = State::start(start.clone());
+            fit(&request, &mut state, &fitted, &held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+            let mut moved = 0;
+            for i in 0..offset * HIDDEN {
+                let shared = state.net.transformer[i] - start.transformer[i];
+                let copy = state.net.transformer[offset * HIDDEN + i];
+                assert!(
+                    (copy - bucket_rate * shared).abs() <= 1e-6,
+                    "rate {bucket_rate}, weight {i}: {copy} against {shared}"
+                );
+                moved += usize::from(shared != 0.0);
+            }
+            assert!(moved > 0, "the shared rows moved");
+        }
     }
 
     #[test]
