@@ -298,17 +298,19 @@ impl Range<'_> {
                 }
                 let Moves { rate, shrink } = moves[usize::from(row >= buckets_from)];
                 let cells = local * HIDDEN..(local + 1) * HIDDEN;
-                for i in cells.clone() {
-                    let mut g = 0f32;
-                    let mut first = true;
-                    for (q, gradient) in self.gradients.iter().enumerate().skip(p) {
-                        if self.marks[q][local] {
-                            g = if first { gradient[i] } else { g + gradient[i] };
-                            first = false;
-                        }
+                // The sum, a row at a time (the parts' marks read once a row, not once a cell).
+                let mut g = [0f32; HIDDEN];
+                g.copy_from_slice(&self.gradients[p][cells.clone()]);
+                for q in p + 1..self.gradients.len() {
+                    if self.marks[q][local] {
+                        g.iter_mut().zip(&self.gradients[q][cells.clone()]).for_each(|(a, b)| *a += b);
                     }
-                    self.w[i] *= shrink;
-                    adam(&mut self.w[i], &mut self.m[i], &mut self.v[i], g, rate);
+                }
+                let (w, m) = (&mut self.w[cells.clone()], &mut self.m[cells.clone()]);
+                let v = &mut self.v[cells];
+                for h in 0..HIDDEN {
+                    w[h] *= shrink;
+                    adam(&mut w[h], &mut m[h], &mut v[h], g[h], rate);
                 }
             }
         }
