@@ -84,12 +84,19 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
-/// The gradient of one part of a minibatch, or their sum: the transformer's rows dense, with the
-/// rows touched listed so that only they are read and cleared.
+/// A transformer row's place among a part's rows read, for a row it did not read.
+const UNREAD: u32 = u32::MAX;
+
+/// The gradient of one part of a minibatch: the transformer's rows read, each one's gradient
+/// packed in the order first read (a few thousand rows, not the whole table's 24 MB to scatter
+/// into and clear).
 struct Gradient {
-    transformer: Vec<f32>,
+    /// The rows read, in the order first read.
     touched: Vec<u32>,
-    marked: Vec<bool>,
+    /// Row `touched[k]`'s gradient: `transformer[k * HIDDEN..(k + 1) * HIDDEN]`.
+    transformer: Vec<f32>,
+    /// Each row of the table's place in `touched`, or [`UNREAD`].
+    slots: Vec<u32>,
     bias: [f32; HIDDEN],
     readout: Vec<f32>,
     readout_bias: Vec<f32>,
@@ -102,9 +109,9 @@ impl Gradient {
     fn new(blocks: usize) -> Gradient {
         let rows = rows().count() * blocks;
         Gradient {
-            transformer: vec![0.0; rows * HIDDEN],
             touched: Vec::new(),
-            marked: vec![false; rows],
+            transformer: Vec::new(),
+            slots: vec![UNREAD; rows],
             bias: [0.0; HIDDEN],
             readout: vec![0.0; STAGES * HIDDEN],
             readout_bias: vec![0.0; STAGES],
@@ -138,16 +145,29 @@ impl Gradient {
         let phase = phase_offset(empties, net.buckets);
         for &row in &rows[..net.inputs()] {
             for row in std::iter::once(row).chain(phase.map(|offset| offset as u32 + row)) {
-                if !self.marked[row as usize] {
-                    self.marked[row as usize] = true;
+                let mut slot = self.slots[row as usize];
+                if slot == UNREAD {
+                    slot = self.touched.len() as u32;
+                    self.slots[row as usize] = slot;
                     self.touched.push(row);
+                    self.transformer.extend_from_slice(&[0.0; HIDDEN]);
                 }
-                let start = row as usize * HIDDEN;
+                let start = slot as usize * HIDDEN;
                 for (g, d) in self.transformer[start..start + HIDDEN].iter_mut().zip(&d_accumulator) {
                     *g += d;
                 }
             }
         }
+    }
+
+    /// The gradient of transformer row `row` (zeros if the part did not read it).
+    #[cfg(test)]
+    fn row(&self, row: u32) -> [f32; HIDDEN] {
+        let mut out = [0.0; HIDDEN];
+        if let Some(&slot) = self.slots.get(row as usize).filter(|&&s| s != UNREAD) {
+            out.copy_from_slice(&self.transformer[slot as usize * HIDDEN..(slot as usize + 1) * HIDDEN]);
+        }
+        out
     }
 }
 
@@ -223,8 +243,7 @@ fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: 
         let (m, v) = (&mut moments.mean.readout_bias[i], &mut moments.variance.readout_bias[i]);
         adam(&mut net.readout_bias[i], m, v, g, corrected);
     }
-    // The transformer, by ranges of rows: each range's weights, moments and the parts' gradient
-    // rows and marks in it.
+    // The transformer, by ranges of rows: each range's weights and moments, a thread each.
     let buckets_from = rows().count();
     let rows = net.transformer.len() / HIDDEN;
     let per = rows.div_ceil(threads.max(1)).max(1);
@@ -235,27 +254,20 @@ fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: 
         .zip(moments.mean.transformer.chunks_mut(per * HIDDEN))
         .zip(moments.variance.transformer.chunks_mut(per * HIDDEN));
     for (r, ((w, m), v)) in chunks.enumerate() {
-        ranges.push(Range { first: r * per, w, m, v, gradients: Vec::new(), marks: Vec::new() });
+        ranges.push(Range { first: r * per, w, m, v });
     }
-    let mut touched: Vec<&[u32]> = Vec::new();
-    for part in parts.iter_mut() {
-        let Gradient { transformer, touched: rows_read, marked, .. } = part;
-        touched.push(rows_read);
-        for ((range, g), mark) in
-            ranges.iter_mut().zip(transformer.chunks_mut(per * HIDDEN)).zip(marked.chunks_mut(per))
-        {
-            range.gradients.push(g);
-            range.marks.push(mark);
-        }
-    }
-    let touched = &touched;
+    let read: &[Gradient] = parts;
     std::thread::scope(|scope| {
         for range in ranges {
-            scope.spawn(move || range.step(touched, buckets_from, [shared, bucket]));
+            scope.spawn(move || range.step(read, buckets_from, [shared, bucket]));
         }
     });
     for part in parts.iter_mut() {
+        for &row in &part.touched {
+            part.slots[row as usize] = UNREAD;
+        }
         part.touched.clear();
+        part.transformer.clear();
     }
     loss
 }
@@ -268,60 +280,46 @@ struct Moves {
     shrink: f32,
 }
 
-/// What one thread of [`step`] moves: the rows from `first` on, their weights and moments, and
-/// each part's gradient rows and marks over the same rows.
+/// What one thread of [`step`] moves: the rows from `first` on, their weights and moments.
 struct Range<'a> {
     first: usize,
     w: &'a mut [f32],
     m: &'a mut [f32],
     v: &'a mut [f32],
-    gradients: Vec<&'a mut [f32]>,
-    marks: Vec<&'a mut [bool]>,
 }
 
 impl Range<'_> {
     /// Sums the parts' gradients of each row of the range that a part read (in the parts'
-    /// order, only those that read it), moves the row (by `moves[0]` below `buckets_from`, by
-    /// `moves[1]` from there on), and clears the parts' rows and marks.
-    fn step(mut self, touched: &[&[u32]], buckets_from: usize, moves: [Moves; 2]) {
+    /// order, only those that read it) and moves the row (by `moves[0]` below `buckets_from`, by
+    /// `moves[1]` from there on).
+    fn step(self, parts: &[Gradient], buckets_from: usize, moves: [Moves; 2]) {
         let end = self.first + self.w.len() / HIDDEN;
-        for (p, rows_read) in touched.iter().enumerate() {
-            for &row in rows_read.iter() {
+        for (p, part) in parts.iter().enumerate() {
+            for (k, &row) in part.touched.iter().enumerate() {
                 let row = row as usize;
                 if row < self.first || row >= end {
                     continue;
                 }
-                let local = row - self.first;
-                // The row's first part moves it; later parts that read it were summed then.
-                if !self.marks[p][local] || self.marks[..p].iter().any(|m| m[local]) {
+                // The row's first part moves it; later parts that read it are summed then.
+                if parts[..p].iter().any(|q| q.slots[row] != UNREAD) {
                     continue;
                 }
-                let Moves { rate, shrink } = moves[usize::from(row >= buckets_from)];
-                let cells = local * HIDDEN..(local + 1) * HIDDEN;
-                // The sum, a row at a time (the parts' marks read once a row, not once a cell).
                 let mut g = [0f32; HIDDEN];
-                g.copy_from_slice(&self.gradients[p][cells.clone()]);
-                for q in p + 1..self.gradients.len() {
-                    if self.marks[q][local] {
-                        g.iter_mut().zip(&self.gradients[q][cells.clone()]).for_each(|(a, b)| *a += b);
+                g.copy_from_slice(&part.transformer[k * HIDDEN..(k + 1) * HIDDEN]);
+                for q in &parts[p + 1..] {
+                    let slot = q.slots[row];
+                    if slot != UNREAD {
+                        let theirs = &q.transformer[slot as usize * HIDDEN..(slot as usize + 1) * HIDDEN];
+                        g.iter_mut().zip(theirs).for_each(|(a, b)| *a += b);
                     }
                 }
+                let Moves { rate, shrink } = moves[usize::from(row >= buckets_from)];
+                let cells = (row - self.first) * HIDDEN..(row - self.first + 1) * HIDDEN;
                 let (w, m) = (&mut self.w[cells.clone()], &mut self.m[cells.clone()]);
                 let v = &mut self.v[cells];
                 for h in 0..HIDDEN {
                     w[h] *= shrink;
                     adam(&mut w[h], &mut m[h], &mut v[h], g[h], rate);
-                }
-            }
-        }
-        // Clear what the parts read, now that every row is moved.
-        for (p, rows_read) in touched.iter().enumerate() {
-            for &row in rows_read.iter() {
-                let row = row as usize;
-                if row >= self.first && row < end {
-                    let local = row - self.first;
-                    self.marks[p][local] = false;
-                    self.gradients[p][local * HIDDEN..(local + 1) * HIDDEN].fill(0.0);
                 }
             }
         }
@@ -851,7 +849,7 @@ mod tests {
             for h in [0, 7, 15] {
                 let i = row as usize * HIDDEN + h;
                 let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
-                close(gradient.transformer[i], n, &format!("transformer row {row} unit {h}"));
+                close(gradient.row(row)[h], n, &format!("transformer row {row} unit {h}"));
             }
         }
         for h in [0, 5, 15] {
@@ -877,7 +875,7 @@ mod tests {
                 assert!(gradient.touched.contains(&row));
                 let i = row as usize * HIDDEN + 3;
                 let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
-                close(gradient.transformer[i], n, &format!("bucket row {row}"));
+                close(gradient.row(row)[3], n, &format!("bucket row {row}"));
             }
         }
     }
