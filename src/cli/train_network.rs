@@ -69,7 +69,8 @@ pub struct TrainNetworkArgs {
     buckets: Option<usize>,
     /// The step size of the stage buckets' rows, as a factor of --learning-rate's: a sample moves
     /// its shared row and its bucket's row alike, so at 1 their sum moves twice as far as one
-    /// table's (0.25 fitted 2.86M positions best of 0.25 and 1; docs/experiments.md).
+    /// table's (0.25 fitted best: of 0.25 and 1 at 2.86M positions, of 0.25 and 0.5 at 4.8M;
+    /// docs/experiments.md).
     #[arg(long, value_name = "F", default_value_t = 0.25)]
     bucket_rate: f32,
     /// Seeds the initial network and the order of the samples.
