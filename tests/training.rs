@@ -324,7 +324,32 @@ fn a_network_is_fitted_resumed_and_read() {
         report.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
     assert!(!bands.is_empty() && bands.iter().all(|l| l.split_whitespace().count() == 4), "{report}");
     assert_eq!(std::fs::read(&measured).unwrap(), std::fs::read(&straight).unwrap());
+    // A network made from the pattern weights scores the held-out records about as they do.
+    let report = magpie(&[
+        "train-network",
+        &data,
+        "--held-out",
+        &data,
+        "--from-weights",
+        "--epochs",
+        "0",
+        "--out",
+        &measured,
+        "--threads",
+        "1",
+        "--no-progress",
+    ]);
+    assert!(report.contains("started from pattern weights ") && report.contains(" lanes hold 99."), "{report}");
+    let number_after = |words: &str| -> f64 {
+        let rest = &report[report.find(words).unwrap_or_else(|| panic!("{words}: {report}")) + words.len()..];
+        rest.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{report}"))
+    };
+    let (net, weights) = (number_after("held-out error "), number_after("held out by the pattern weights: "));
+    assert!((net - weights).abs() < 0.05 * weights, "network {net} against the weights' {weights}: {report}");
     for (args, words) in [
+        (vec!["--epochs", "1", "--from-weights", "--start", &straight], "--start"),
+        (vec!["--epochs", "1", "--from-weights", "--residual"], "--residual"),
+        (vec!["--epochs", "1", "--row-rate", "2"], "--row-rate 2"),
         (vec!["--epochs", "0"], "--epochs 0 measures a network"),
         (vec!["--epochs", "1", "--held-out", &data, "--holdout", "20"], "--holdout"),
         (vec!["--epochs", "1", "--held-out", &resumed], "no record in the --held-out files"),

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 /// Fit the network evaluation to training samples and write a network file.
 #[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("base").args(["residual", "from_weights"]).multiple(false))]
 pub struct TrainNetworkArgs {
     /// Sample files (from `magpie datagen`, `magpie wthor-samples` or `magpie relabel`).
     #[arg(required = true)]
@@ -50,8 +51,14 @@ pub struct TrainNetworkArgs {
     /// to each sample's score less their value; the search adds the two.
     #[arg(long)]
     residual: bool,
-    /// With --residual, the pattern weights corrected [default: the weights built into the binary].
-    #[arg(long, value_name = "FILE", requires = "residual")]
+    /// Start from the pattern weights (--weights, or the built-in ones): a network that scores
+    /// as they do, their values at each number of empties made into its 16 lanes (the best
+    /// approximation of that rank) and its readouts, so that the fit learns what they miss.
+    #[arg(long, conflicts_with_all = ["start", "residual"])]
+    from_weights: bool,
+    /// With --residual, the pattern weights corrected; with --from-weights, those started from
+    /// [default: the weights built into the binary].
+    #[arg(long, value_name = "FILE", requires = "base")]
     weights: Option<PathBuf>,
     /// The decoupled weight decay (as AdamW's) of the transformer rows a batch reads: each step
     /// shrinks them by the step size times this.
@@ -73,6 +80,10 @@ pub struct TrainNetworkArgs {
     /// docs/experiments.md).
     #[arg(long, value_name = "F", default_value_t = 0.25)]
     bucket_rate: f32,
+    /// The step size of the transformer's rows (the stage buckets' too), as a factor of
+    /// --learning-rate's, which the readouts and biases take whole.
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    row_rate: f32,
     /// Seeds the initial network and the order of the samples.
     #[arg(long, default_value_t = 1, value_parser = count::<u64>(0..))]
     seed: u64,
@@ -101,11 +112,24 @@ impl TrainNetworkArgs {
         if !(self.bucket_rate.is_finite() && (0.0..=1.0).contains(&self.bucket_rate)) {
             return Err(CliError(format!("--bucket-rate {}: expected a number from 0 to 1", self.bucket_rate)));
         }
-        let residual = if self.residual { Some(engine.weights(self.weights.as_deref(), "--weights")?) } else { None };
+        if !(self.row_rate.is_finite() && (0.0..=1.0).contains(&self.row_rate)) {
+            return Err(CliError(format!("--row-rate {}: expected a number from 0 to 1", self.row_rate)));
+        }
+        let weights = if self.residual || self.from_weights {
+            Some(engine.weights(self.weights.as_deref(), "--weights")?)
+        } else {
+            None
+        };
+        let (residual, from_weights) = if self.residual { (weights, None) } else { (None, weights) };
         let out = output_file("--out", self.out)?;
-        if self.epochs == 0 && self.start.is_none() && !self.checkpoint.as_ref().is_some_and(|c| c.exists()) {
+        if self.epochs == 0
+            && self.start.is_none()
+            && from_weights.is_none()
+            && !self.checkpoint.as_ref().is_some_and(|c| c.exists())
+        {
             return Err(CliError(
-                "--epochs 0 measures a network: give it with --start or an existing --checkpoint".to_string(),
+                "--epochs 0 measures a network: give it with --start, --from-weights or an existing --checkpoint"
+                    .to_string(),
             ));
         }
         let checkpoint = self.checkpoint.map(|c| output_file("--checkpoint", c)).transpose()?;
@@ -127,10 +151,12 @@ impl TrainNetworkArgs {
             patience: self.patience,
             seed: self.seed,
             residual,
+            from_weights,
             weight_decay: self.weight_decay,
             mobility: !self.no_mobility,
             buckets: self.buckets,
             bucket_rate: self.bucket_rate,
+            row_rate: self.row_rate,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,
         })))

@@ -115,6 +115,12 @@ impl Rows {
         self.row_of[index] as usize
     }
 
+    /// The row of the mobility table's cell `cell` ([`mobility_cell`]).
+    #[inline]
+    pub fn mobility_row(&self, cell: usize) -> usize {
+        self.patterns + cell
+    }
+
     /// The number of rows.
     pub fn count(&self) -> usize {
         self.count

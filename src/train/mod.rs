@@ -5,6 +5,7 @@
 
 pub mod datagen;
 pub mod fit_eval;
+pub mod linear_start;
 pub mod network;
 pub mod patterns;
 pub mod probcut;

@@ -62,6 +62,9 @@ pub struct NetworkTrainRequest {
     pub seed: u64,
     /// The pattern weights the network corrects, if it is fitted as their correction.
     pub residual: Option<Arc<Weights>>,
+    /// The pattern weights to start from, made into a network ([`super::linear_start`]), rather
+    /// than a random network.
+    pub from_weights: Option<Arc<Weights>>,
     /// The decoupled weight decay of the transformer rows read, per unit of step.
     pub weight_decay: f32,
     /// Whether a new network reads the position's mobility as well as its patterns.
@@ -73,6 +76,10 @@ pub struct NetworkTrainRequest {
     /// and its bucket's row by the same gradient, so at the full step their sum moves twice as
     /// far as a network of one table's.
     pub bucket_rate: f32,
+    /// The factor of the step size for the transformer's rows (the stage buckets' too), against
+    /// the readouts' and biases': a fit from the pattern weights moves the rows, each read by a
+    /// few samples, more slowly than the readouts, each read by thousands.
+    pub row_rate: f32,
     /// Threads.
     pub threads: usize,
     /// Show a progress bar on stderr.
@@ -198,13 +205,15 @@ impl Moments {
 
 /// What one Adam step is given: its number `step` (from 1), the step size `rate`, the decoupled
 /// weight decay `decay` (the transformer rows read shrink by `rate × decay`) and the factor
-/// `bucket_rate` of both for the stage buckets' rows.
+/// `bucket_rate` of both for the stage buckets' rows, the transformer's rows all at `row_rate`
+/// of the step.
 #[derive(Clone, Copy, Debug)]
 struct StepSize {
     step: u64,
     rate: f32,
     decay: f32,
     bucket_rate: f32,
+    row_rate: f32,
 }
 
 /// One Adam step from the gradients of a minibatch's parts, summed in the parts' order, as
@@ -212,13 +221,14 @@ struct StepSize {
 /// summed and moved by a thread of its own (their sums are the same for any split), the small
 /// layers serially. Returns the parts' summed squared errors.
 fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: StepSize, threads: usize) -> f64 {
-    let StepSize { step, rate, decay, bucket_rate } = size;
+    let StepSize { step, rate, decay, bucket_rate, row_rate } = size;
     // The bias corrections folded into the step size.
     let t = step as i32;
     let corrected = rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
     // The shared table's rows, then the buckets' (moved at `bucket_rate` of the step).
-    let shared = Moves { rate: corrected, shrink: 1.0 - rate * decay };
-    let bucket = Moves { rate: corrected * bucket_rate, shrink: 1.0 - rate * bucket_rate * decay };
+    let (row, row_step) = (corrected * row_rate, rate * row_rate);
+    let shared = Moves { rate: row, shrink: 1.0 - row_step * decay };
+    let bucket = Moves { rate: row * bucket_rate, shrink: 1.0 - row_step * bucket_rate * decay };
     let mut loss = 0.0;
     let mut bias = [0f32; HIDDEN];
     let mut readout = vec![0f32; net.readout.len()];
@@ -603,8 +613,13 @@ pub fn fit(
                 }
             });
             state.steps += 1;
-            let size =
-                StepSize { step: state.steps, rate, decay: request.weight_decay, bucket_rate: request.bucket_rate };
+            let size = StepSize {
+                step: state.steps,
+                rate,
+                decay: request.weight_decay,
+                bucket_rate: request.bucket_rate,
+                row_rate: request.row_rate,
+            };
             train_loss += step(&mut state.net, &mut state.moments, &mut parts, size, threads);
             tick(samples.len() as u64);
         }
@@ -666,6 +681,17 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
             let net = match &request.start {
                 Some(net) => net.clone(),
                 None if base.is_some() => Network::initial_correction(request.seed, base_hash, request.mobility),
+                None if request.from_weights.is_some() => {
+                    let weights = request.from_weights.as_deref().unwrap_or(&embedded);
+                    let (net, start) = super::linear_start::from_weights(weights, &fitted.samples, request.mobility);
+                    writeln!(
+                        out,
+                        "started from pattern weights {:016x}: {HIDDEN} lanes hold {:.4}% of their sum of squares",
+                        weights.hash(),
+                        100.0 * start.kept
+                    )?;
+                    net
+                }
                 None => Network::initial(request.seed, request.mobility),
             };
             let net = match request.buckets {
@@ -912,10 +938,12 @@ mod tests {
             patience: 100,
             seed: 3,
             residual: None,
+            from_weights: None,
             weight_decay: 0.0,
             mobility: true,
             buckets: None,
             bucket_rate: 1.0,
+            row_rate: 1.0,
             threads,
             progress: false,
         }
