@@ -322,7 +322,7 @@ fn a_network_is_fitted_resumed_and_read() {
     assert!(report.contains("held-out mean squared error by empties") && report.contains("after 0 epochs"), "{report}");
     let bands: Vec<&str> =
         report.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
-    assert!(!bands.is_empty() && bands.iter().all(|l| l.split_whitespace().count() == 4), "{report}");
+    assert!(!bands.is_empty() && bands.iter().all(|l| l.split_whitespace().count() == 5), "{report}");
     assert_eq!(std::fs::read(&measured).unwrap(), std::fs::read(&straight).unwrap());
     // A network made from the pattern weights scores the held-out records about as they do.
     let report = magpie(&[

@@ -4,7 +4,7 @@ use super::numbers::count;
 use super::shared::{cores, output_file, threads_parser};
 use super::{CliError, EngineArgs, Request};
 use crate::engine::settings::MAX_THREADS;
-use crate::eval::network::{MAX_BUCKETS, Network};
+use crate::eval::network::{HIDDEN, MAX_BUCKETS, Network};
 use crate::train::network::NetworkTrainRequest;
 use std::path::PathBuf;
 
@@ -56,6 +56,10 @@ pub struct TrainNetworkArgs {
     /// approximation of that rank) and its readouts, so that the fit learns what they miss.
     #[arg(long, conflicts_with_all = ["start", "residual"])]
     from_weights: bool,
+    /// With --from-weights, the lanes given the weights (the first eigenvectors); the others start
+    /// random, free to learn what a linear model cannot.
+    #[arg(long, value_name = "K", default_value_t = HIDDEN, requires = "from_weights", value_parser = count::<usize>(1..=HIDDEN as u64))]
+    linear_lanes: usize,
     /// With --residual, the pattern weights corrected; with --from-weights, those started from
     /// [default: the weights built into the binary].
     #[arg(long, value_name = "FILE", requires = "base")]
@@ -152,6 +156,7 @@ impl TrainNetworkArgs {
             seed: self.seed,
             residual,
             from_weights,
+            linear_lanes: self.linear_lanes,
             weight_decay: self.weight_decay,
             mobility: !self.no_mobility,
             buckets: self.buckets,

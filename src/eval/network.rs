@@ -60,8 +60,15 @@ pub fn bucket(empties: u32, buckets: usize) -> usize {
     (empties as usize).min(STAGES - 1) * buckets / STAGES
 }
 
-/// What 1.0 of the accumulator is in the quantized transformer.
-pub const ACTIVATION_SCALE: i32 = 256;
+/// What 1.0 of the accumulator is in the quantized transformer: a row or a sum of rows holds up
+/// to ±8 (the clip needs only 0 to 1), in steps of 1/4096. At 256 the rows of a network started
+/// from the pattern weights (`train-network --from-weights`), whose lanes span the linear model's
+/// values inside the clip, rounded to about 5 discs² more held-out error than the float model's
+/// from 30 empties up; at 4096, within 0.05 (docs/experiments.md).
+pub const ACTIVATION_SCALE: i32 = 4096;
+
+// The readout's sum of 16 clipped units (at most ACTIVATION_SCALE) times i16 weights fits i32.
+const _: () = assert!(HIDDEN as i64 * ACTIVATION_SCALE as i64 * 32767 <= i32::MAX as i64);
 
 /// What 1.0 of a readout weight is in the quantized readout.
 pub const READOUT_SCALE: i32 = 64;
@@ -627,7 +634,8 @@ impl Quantized {
             _mm256_set1_epi16(ACTIVATION_SCALE as i16),
         );
         let stage = (empties as usize).min(STAGES - 1);
-        // Pairs multiplied and added into 8 i32 lanes (at most 2 × 256 × 32767: no overflow).
+        // Pairs multiplied and added into 8 i32 lanes, then summed: at most 16 × 4096 × 32767,
+        // below 2³¹ (checked where ACTIVATION_SCALE is).
         let products = _mm256_madd_epi16(clipped, load(&self.readout[stage]));
         let halves = _mm_add_epi32(_mm256_castsi256_si128(products), _mm256_extracti128_si256(products, 1));
         let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32(halves, 0b01_00_11_10));
@@ -756,8 +764,8 @@ mod tests {
                 worst = worst.max((float - fast as f32).abs());
                 total += (float - fast as f32).abs();
             }
-            // Each of 77 rows rounds by up to half of 1/256 and each readout weight by half of
-            // 1/64, mostly cancelling; the last division truncates.
+            // Each of 77 rows rounds by up to half of 1/ACTIVATION_SCALE and each readout weight
+            // by half of 1/64, mostly cancelling; the last division truncates.
             let mean = total / positions.len() as f32;
             assert!(
                 worst < 12.0 && mean < 2.0,

@@ -13,6 +13,10 @@
 //! 0.95 between their 0.1st and 99.9th percentiles): there the network is linear and scores as
 //! the weights do, less what the rank leaves out, and the constants (one for each number of
 //! empties, which carries the parity) go to the readouts' biases.
+//!
+//! Fewer lanes may be given the weights (`--linear-lanes K`): the first K eigenvectors then, and
+//! the other lanes start as a random network's, their readouts a tenth as large, free to learn
+//! what a linear model cannot.
 
 use crate::eval::network::{HIDDEN, INPUTS, MOBILITY_ROWS, Network, STAGES, rows};
 use crate::eval::pattern::{BIAS, MOBILITY, constant_index};
@@ -25,13 +29,21 @@ const SAMPLES_READ: usize = 1 << 20;
 /// How the start went: the share of the weights' (weighted) sum of squares that the rank kept.
 #[derive(Clone, Copy, Debug)]
 pub struct LinearStart {
-    /// The share of the weighted sum of squares the [`HIDDEN`] eigenvectors hold, 0 to 1.
+    /// The share of the weighted sum of squares the lanes given the weights hold, 0 to 1.
     pub kept: f64,
 }
 
-/// The network that scores as `weights` do, to within the rank-[`HIDDEN`] approximation and the
-/// clip, its lanes placed on `samples` (with the mobility input if `mobility`).
-pub fn from_weights(weights: &Weights, samples: &[Sample], mobility: bool) -> (Network, LinearStart) {
+/// The network whose first `linear` lanes (1 to [`HIDDEN`]) score as `weights` do, to within
+/// the approximation of that rank and the clip, placed on `samples` (with the mobility input if
+/// `mobility`); the others as [`Network::initial`] of `seed` draws them, their readouts a tenth.
+pub fn from_weights(
+    weights: &Weights,
+    samples: &[Sample],
+    mobility: bool,
+    linear: usize,
+    seed: u64,
+) -> (Network, LinearStart) {
+    let linear = linear.clamp(1, HIDDEN);
     let rows = rows();
     let count = rows.count();
     // The weights' value of each row at each number of empties, in discs; a class's indices
@@ -97,7 +109,7 @@ pub fn from_weights(weights: &Weights, samples: &[Sample], mobility: bool) -> (N
     let mut order: Vec<usize> = (0..STAGES).collect();
     order.sort_by(|&a, &b| eigenvalues[b].total_cmp(&eigenvalues[a]));
     let total: f64 = eigenvalues.iter().map(|v| v.max(0.0)).sum();
-    let kept_sum: f64 = order[..HIDDEN].iter().map(|&k| eigenvalues[k].max(0.0)).sum();
+    let kept_sum: f64 = order[..linear].iter().map(|&k| eigenvalues[k].max(0.0)).sum();
     // The readout of each lane: eigenvector `order[j]`, by numbers of empties.
     let basis = |j: usize, e: usize| vectors[e * STAGES + order[j]];
 
@@ -105,7 +117,7 @@ pub fn from_weights(weights: &Weights, samples: &[Sample], mobility: bool) -> (N
     let mut lanes = vec![0.0f64; count * HIDDEN];
     for row in 0..count {
         let v = &values[row * STAGES..(row + 1) * STAGES];
-        for j in 0..HIDDEN {
+        for j in 0..linear {
             lanes[row * HIDDEN + j] = (0..STAGES).map(|e| v[e] * basis(j, e)).sum();
         }
     }
@@ -113,7 +125,7 @@ pub fn from_weights(weights: &Weights, samples: &[Sample], mobility: bool) -> (N
     let mut scale = [1.0f64; HIDDEN];
     let mut shift = [0.5f64; HIDDEN];
     if !read.is_empty() {
-        for j in 0..HIDDEN {
+        for j in 0..linear {
             let mut sums: Vec<f64> =
                 read.iter().map(|r| r[..inputs].iter().map(|&row| lanes[row as usize * HIDDEN + j]).sum()).collect();
             sums.sort_by(f64::total_cmp);
@@ -125,20 +137,23 @@ pub fn from_weights(weights: &Weights, samples: &[Sample], mobility: bool) -> (N
         }
     }
 
-    let mut net = Network::zeros();
-    net.mobility = mobility;
+    let mut net = Network::initial(seed, mobility);
+    net.readout.iter_mut().for_each(|w| *w *= 0.1);
     for row in 0..count {
-        for j in 0..HIDDEN {
+        for j in 0..linear {
             net.transformer[row * HIDDEN + j] = (lanes[row * HIDDEN + j] * scale[j]) as f32;
         }
     }
-    net.bias = shift.map(|s| s as f32);
+    for (bias, &shift) in net.bias.iter_mut().zip(&shift).take(linear) {
+        *bias = shift as f32;
+    }
     for (e, &constant) in constants.iter().enumerate() {
         let mut bias = constant;
         for j in 0..HIDDEN {
-            let readout = basis(j, e) / scale[j];
+            let readout = if j < linear { basis(j, e) / scale[j] } else { f64::from(net.readout[e * HIDDEN + j]) };
             net.readout[e * HIDDEN + j] = readout as f32;
-            bias -= readout * shift[j];
+            // A random lane starts near half the clip.
+            bias -= readout * if j < linear { shift[j] } else { f64::from(net.bias[j]) };
         }
         net.readout_bias[e] = bias as f32;
     }
@@ -257,7 +272,7 @@ mod tests {
     fn the_network_made_from_the_weights_scores_as_they_do() {
         let weights = Weights::embedded();
         let fitted = positions(1, 200);
-        let (net, start) = from_weights(&weights, &fitted, true);
+        let (net, start) = from_weights(&weights, &fitted, true, HIDDEN, 1);
         assert!(start.kept > 0.99, "the rank keeps {:.4} of the weights", start.kept);
         // On positions it was not placed on, the float network and the weights differ by a
         // fraction of the weights' own spread.

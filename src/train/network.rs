@@ -19,7 +19,9 @@
 //! (decoupled from the gradient, as AdamW does): the rows of rare configurations otherwise learn
 //! their few samples by heart.
 
-use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, STAGES, activation, phase_offset, rows};
+use crate::board::movegen::legal_moves;
+use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, Quantized, STAGES, activation, phase_offset, rows};
+use crate::eval::pattern::Features;
 use crate::eval::weights::Weights;
 use crate::formats::samples::Sample;
 use crate::rng::Rng;
@@ -65,6 +67,9 @@ pub struct NetworkTrainRequest {
     /// The pattern weights to start from, made into a network ([`super::linear_start`]), rather
     /// than a random network.
     pub from_weights: Option<Arc<Weights>>,
+    /// The lanes given the pattern weights with `from_weights`, 1 to [`HIDDEN`]; the others start
+    /// random.
+    pub linear_lanes: usize,
     /// The decoupled weight decay of the transformer rows read, per unit of step.
     pub weight_decay: f32,
     /// Whether a new network reads the position's mobility as well as its patterns.
@@ -527,6 +532,8 @@ pub struct Band {
     pub positions: usize,
     /// The network's mean squared error (with `base` added, for a correction).
     pub network: f64,
+    /// The quantized network's, as the search reads it.
+    pub quantized: f64,
     /// The pattern weights'.
     pub weights: f64,
 }
@@ -536,18 +543,24 @@ pub struct Band {
 /// scores less `weights`' values, so the network's error is that of the two added.
 pub fn errors_by_empties(net: &Network, weights: &Weights, set: &Set) -> [Band; EMPTIES_BANDS] {
     let mut bands = [Band::default(); EMPTIES_BANDS];
+    let quantized = Quantized::new(net);
     for (s, &target) in set.samples.iter().zip(&set.targets) {
         let band = &mut bands[(s.empties() as usize / 10).min(EMPTIES_BANDS - 1)];
         let value = net.forward(&rows().of(s.player, s.opponent), s.empties()).value;
         let e = f64::from(value) - f64::from(target);
+        let lanes = Features::new(s.player, s.opponent).player;
+        let q = quantized.evaluate(&lanes, s.player, s.opponent, legal_moves(s.player, s.opponent));
+        let q = f64::from(q) / 100.0 - f64::from(target);
         let w = f64::from(weights.evaluate(s.player, s.opponent) - i32::from(s.score)) / 100.0;
         band.positions += 1;
         band.network += e * e;
+        band.quantized += q * q;
         band.weights += w * w;
     }
     for band in &mut bands {
         let n = band.positions.max(1) as f64;
         band.network /= n;
+        band.quantized /= n;
         band.weights /= n;
     }
     bands
@@ -683,11 +696,18 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
                 None if base.is_some() => Network::initial_correction(request.seed, base_hash, request.mobility),
                 None if request.from_weights.is_some() => {
                     let weights = request.from_weights.as_deref().unwrap_or(&embedded);
-                    let (net, start) = super::linear_start::from_weights(weights, &fitted.samples, request.mobility);
+                    let (net, start) = super::linear_start::from_weights(
+                        weights,
+                        &fitted.samples,
+                        request.mobility,
+                        request.linear_lanes,
+                        request.seed,
+                    );
                     writeln!(
                         out,
-                        "started from pattern weights {:016x}: {HIDDEN} lanes hold {:.4}% of their sum of squares",
+                        "started from pattern weights {:016x}: {} lanes hold {:.4}% of their sum of squares",
                         weights.hash(),
+                        request.linear_lanes,
                         100.0 * start.kept
                     )?;
                     net
@@ -760,16 +780,20 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
         // Nothing fitted (--epochs 0): the network measured is the one started from.
         state.best_error = errors(&state.best, &held_out, request.threads).0;
     }
-    writeln!(out, "held-out mean squared error by empties, discs² (empties, positions, network, pattern weights):")?;
+    writeln!(
+        out,
+        "held-out mean squared error by empties, discs² (empties, positions, network, quantized, pattern weights):"
+    )?;
     for (b, band) in errors_by_empties(&state.best, base.unwrap_or(&embedded), &held_out).iter().enumerate() {
         if band.positions > 0 {
             let last = if b + 1 == EMPTIES_BANDS { 60 } else { b * 10 + 9 };
             writeln!(
                 out,
-                "  {:>2}-{last:<2} {:>9} {:>8.3} {:>8.3}",
+                "  {:>2}-{last:<2} {:>9} {:>8.3} {:>8.3} {:>8.3}",
                 b * 10,
                 band.positions,
                 band.network,
+                band.quantized,
                 band.weights
             )?;
         }
@@ -920,6 +944,8 @@ mod tests {
         let (network, _) = errors(&net, &set, 2);
         let (pattern, _) = pattern_errors(&weights, &set.samples);
         assert!((mean(&|b| b.network) - network).abs() < 1e-6 * network.max(1.0), "{bands:?} against {network}");
+        // The quantized network is within a few hundredths of a disc of the float one.
+        assert!((mean(&|b| b.quantized).sqrt() - network.sqrt()).abs() < 0.05, "{bands:?} against {network}");
         assert!((mean(&|b| b.weights) - pattern).abs() < 1e-6 * pattern.max(1.0), "{bands:?} against {pattern}");
     }
 
@@ -939,6 +965,7 @@ mod tests {
             seed: 3,
             residual: None,
             from_weights: None,
+            linear_lanes: HIDDEN,
             weight_decay: 0.0,
             mobility: true,
             buckets: None,
