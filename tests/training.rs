@@ -304,41 +304,18 @@ fn a_network_is_fitted_resumed_and_read() {
     refused(&["--epochs", "1", "--start", &bucketed, "--buckets", "3"], "cannot be made one of 3");
     refused(&["--epochs", "1", "--buckets", "0"], "--buckets");
     // `--epochs 0` measures a network on files held out whole, by empties, and writes it as it was.
-    let report = magpie(&[
-        "train-network",
-        &data,
-        "--held-out",
-        &data,
-        "--start",
-        &straight,
-        "--epochs",
-        "0",
-        "--out",
-        &measured,
-        "--threads",
-        "1",
-        "--no-progress",
-    ]);
+    let measure = |start: &[&str]| {
+        let args = ["--epochs", "0", "--out", &measured, "--threads", "1", "--no-progress"];
+        magpie(&[&["train-network", &data, "--held-out", &data][..], start, &args[..]].concat())
+    };
+    let report = measure(&["--start", &straight]);
     assert!(report.contains("held-out mean squared error by empties") && report.contains("after 0 epochs"), "{report}");
     let bands: Vec<&str> =
         report.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
     assert!(!bands.is_empty() && bands.iter().all(|l| l.split_whitespace().count() == 5), "{report}");
     assert_eq!(std::fs::read(&measured).unwrap(), std::fs::read(&straight).unwrap());
     // A network made from the pattern weights scores the held-out records about as they do.
-    let report = magpie(&[
-        "train-network",
-        &data,
-        "--held-out",
-        &data,
-        "--from-weights",
-        "--epochs",
-        "0",
-        "--out",
-        &measured,
-        "--threads",
-        "1",
-        "--no-progress",
-    ]);
+    let report = measure(&["--from-weights"]);
     assert!(report.contains("started from pattern weights ") && report.contains(" lanes hold 99."), "{report}");
     let number_after = |words: &str| -> f64 {
         let rest = &report[report.find(words).unwrap_or_else(|| panic!("{words}: {report}")) + words.len()..];
