@@ -44,8 +44,11 @@ use crate::board::movegen::legal_moves;
 use crate::rng::Rng;
 use std::sync::LazyLock;
 
-/// The width of the accumulator.
-pub const HIDDEN: usize = 16;
+/// The width of the accumulator: 8, as measured against 4 and 16 (docs/experiments.md,
+/// 2026-12-07): as accurate as 16 held out with half the table, and so a faster search. The
+/// quantized network's storage and its vector path take 4 or 8.
+pub const HIDDEN: usize = 8;
+const _: () = assert!(HIDDEN == 4 || HIDDEN == 8);
 
 /// Readouts: one for each number of empties, 0 to 60.
 pub const STAGES: usize = 61;
@@ -67,7 +70,7 @@ pub fn bucket(empties: u32, buckets: usize) -> usize {
 /// from 30 empties up; at 4096, within 0.05 (docs/experiments.md).
 pub const ACTIVATION_SCALE: i32 = 4096;
 
-// The readout's sum of 16 clipped units (at most ACTIVATION_SCALE) times i16 weights fits i32.
+// The readout's sum of HIDDEN clipped units (at most ACTIVATION_SCALE) times i16 weights fits i32.
 const _: () = assert!(HIDDEN as i64 * ACTIVATION_SCALE as i64 * 32767 <= i32::MAX as i64);
 
 /// What 1.0 of a readout weight is in the quantized readout.
@@ -469,7 +472,7 @@ pub struct Quantized {
     /// One row a feature index, [`HIDDEN`] 16-bit numbers each, [`ACTIVATION_SCALE`] to a unit,
     /// then the mobility rows; a table of those a stage bucket, each the shared rows and the
     /// bucket's added.
-    transformer: Vec<Row>,
+    transformer: Vec<Line>,
     /// The stage buckets.
     buckets: usize,
     /// The rows of a bucket's table.
@@ -487,11 +490,19 @@ pub struct Quantized {
     mobility: bool,
 }
 
-/// A quantized transformer row, aligned to its 32 bytes so that reading it touches one cache
-/// line, not two (the allocator's own alignment, 16, put every other row across two).
+/// The quantized transformer's storage: 64-byte cache lines, each holding whole rows, so that
+/// reading a row touches one line, not two (the allocator's own alignment, 16, would put some
+/// across two).
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-struct Row([i16; HIDDEN]);
+#[repr(C, align(64))]
+struct Line([i16; LINE]);
+
+/// The 16-bit numbers of a [`Line`].
+const LINE: usize = 32;
+const _: () = assert!(LINE.is_multiple_of(HIDDEN));
+
+/// A row of the quantized transformer.
+type Row = [i16; HIDDEN];
 
 fn quantize(w: f32, scale: i32) -> i16 {
     (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16
@@ -501,17 +512,27 @@ impl Quantized {
     /// The quantized form of `net`.
     pub fn new(net: &Network) -> Quantized {
         let rows = rows();
-        let mut transformer = Vec::new();
+        let mut table: Vec<Row> = Vec::new();
         for b in 0..net.buckets {
             // The bucket's value of a row: the shared one, plus the bucket's own.
             let phase = bucket_offset(b, net.buckets);
             let value = |row: usize, h: usize| {
                 net.transformer[row * HIDDEN + h] + phase.map_or(0.0, |p| net.transformer[(p + row) * HIDDEN + h])
             };
-            let row = |row: usize| Row(std::array::from_fn(|h| quantize(value(row, h), ACTIVATION_SCALE)));
-            transformer.extend((0..rows.row_of.len()).map(|index| row(rows.row(index))));
-            transformer.extend((0..MOBILITY_ROWS).map(|cell| row(rows.patterns + cell)));
+            let row = |row: usize| -> Row { std::array::from_fn(|h| quantize(value(row, h), ACTIVATION_SCALE)) };
+            table.extend((0..rows.row_of.len()).map(|index| row(rows.row(index))));
+            table.extend((0..MOBILITY_ROWS).map(|cell| row(rows.patterns + cell)));
         }
+        let transformer = table
+            .chunks(LINE / HIDDEN)
+            .map(|rows| {
+                let mut line = Line([0; LINE]);
+                for (cells, row) in line.0.chunks_exact_mut(HIDDEN).zip(rows) {
+                    cells.copy_from_slice(row);
+                }
+                line
+            })
+            .collect();
         Quantized {
             transformer,
             buckets: net.buckets,
@@ -566,8 +587,13 @@ impl Quantized {
     /// The rows of the table of the bucket of a position with `empties` empty squares.
     #[inline]
     fn table(&self, empties: u32) -> &[Row] {
+        // SAFETY: a line is LINE / HIDDEN rows, laid out one after another with no padding (both
+        // are arrays of i16), and a row's alignment (2) divides a line's.
+        let rows: &[Row] = unsafe {
+            std::slice::from_raw_parts(self.transformer.as_ptr().cast(), self.transformer.len() * (LINE / HIDDEN))
+        };
         let start = bucket(empties, self.buckets) * self.bucket_len;
-        &self.transformer[start..start + self.bucket_len]
+        &rows[start..start + self.bucket_len]
     }
 
     /// The value in centi-discs of the position whose features' lanes are `lanes`, the side to
@@ -577,10 +603,11 @@ impl Quantized {
         let empties = 64 - (player | opponent).count_ones();
         let mobility = self.mobility_row(player, opponent, moves);
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present.
-            return unsafe { self.evaluate_avx2(lanes, mobility, empties) };
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            self.evaluate_sse2(lanes, mobility, empties)
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.sum_portable(lanes, mobility, empties)
     }
 
@@ -595,7 +622,7 @@ impl Quantized {
         let table = self.table(empties);
         let indices = (0..FEATURES).map(|n| FEATURE_OFFSET[n] as usize + lanes[n] as usize);
         for index in indices.chain(mobility) {
-            for (a, &w) in accumulator.iter_mut().zip(&table[index].0) {
+            for (a, &w) in accumulator.iter_mut().zip(&table[index]) {
                 *a = a.saturating_add(w);
             }
         }
@@ -608,37 +635,37 @@ impl Quantized {
         self.readout_bias[stage] + scale_down(sum)
     }
 
-    /// [`Quantized::evaluate`] with AVX2: one 256-bit register holds the accumulator.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
+    /// [`Quantized::evaluate`] with SSE2, which every x86-64 processor has: one 128-bit register
+    /// holds the accumulator. (Wider registers, AVX2's or AVX-512's, would hold two or four
+    /// accumulators, and one position has one: they would not be faster.)
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_avx2(&self, lanes: &[u16; LANES], mobility: Option<usize>, empties: u32) -> i32 {
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn evaluate_sse2(&self, lanes: &[u16; LANES], mobility: Option<usize>, empties: u32) -> i32 {
         use std::arch::x86_64::*;
-        let load = |row: &[i16; HIDDEN]| {
-            // SAFETY: a row is 16 i16, 32 bytes; the load is unaligned.
-            unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
+        let load = |row: &Row| {
+            // SAFETY: SSE2 is part of x86-64; the loads are unaligned and read the row's 16 (8
+            // lanes) or 8 bytes (4 lanes, the register's upper half set to 0).
+            unsafe {
+                if HIDDEN == 8 { _mm_loadu_si128(row.as_ptr().cast()) } else { _mm_loadl_epi64(row.as_ptr().cast()) }
+            }
         };
         let mut accumulator = load(&self.bias);
         let table = self.table(empties);
         for n in 0..FEATURES {
             let row = &table[FEATURE_OFFSET[n] as usize + lanes[n] as usize];
-            accumulator = _mm256_adds_epi16(accumulator, load(&row.0));
+            accumulator = _mm_adds_epi16(accumulator, load(row));
         }
         if let Some(index) = mobility {
-            accumulator = _mm256_adds_epi16(accumulator, load(&table[index].0));
+            accumulator = _mm_adds_epi16(accumulator, load(&table[index]));
         }
-        let clipped = _mm256_min_epi16(
-            _mm256_max_epi16(accumulator, _mm256_setzero_si256()),
-            _mm256_set1_epi16(ACTIVATION_SCALE as i16),
-        );
+        let clipped =
+            _mm_min_epi16(_mm_max_epi16(accumulator, _mm_setzero_si128()), _mm_set1_epi16(ACTIVATION_SCALE as i16));
         let stage = (empties as usize).min(STAGES - 1);
-        // Pairs multiplied and added into 8 i32 lanes, then summed: at most 16 × 4096 × 32767,
-        // below 2³¹ (checked where ACTIVATION_SCALE is).
-        let products = _mm256_madd_epi16(clipped, load(&self.readout[stage]));
-        let halves = _mm_add_epi32(_mm256_castsi256_si128(products), _mm256_extracti128_si256(products, 1));
-        let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32(halves, 0b01_00_11_10));
+        // Pairs multiplied and added into 4 i32 lanes (the upper two 0 with 4 lanes), then
+        // summed: at most HIDDEN × 4096 × 32767, below 2³¹ (checked where ACTIVATION_SCALE is).
+        let products = _mm_madd_epi16(clipped, load(&self.readout[stage]));
+        let pairs = _mm_add_epi32(products, _mm_shuffle_epi32(products, 0b01_00_11_10));
         let sum = _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, 0b10_11_00_01)));
         self.readout_bias[stage] + scale_down(sum)
     }
@@ -887,8 +914,8 @@ mod tests {
         let (player, opponent) = (pos.player(), pos.opponent());
         let lanes = Features::new(player, opponent).player;
         let moves = legal_moves(player, opponent);
-        // Every unit clipped at 1: 16 units of 1 disc.
-        assert_eq!(quantized.evaluate(&lanes, player, opponent, moves), 1600);
-        assert_eq!(quantized.evaluate_portable(&lanes, player, opponent, moves), 1600);
+        // Every unit clipped at 1: HIDDEN units of 1 disc.
+        assert_eq!(quantized.evaluate(&lanes, player, opponent, moves), HIDDEN as i32 * 100);
+        assert_eq!(quantized.evaluate_portable(&lanes, player, opponent, moves), HIDDEN as i32 * 100);
     }
 }

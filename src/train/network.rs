@@ -882,7 +882,7 @@ mod tests {
             gradient.add_sample(&net, &r, *empties, *target, 2.0 / samples.len() as f32);
         }
         let numeric = |net: &Network, set: &dyn Fn(&mut Network, f32)| {
-            let h = 1e-2;
+            let h = 2e-3;
             let (mut up, mut down) = (net.clone(), net.clone());
             set(&mut up, h);
             set(&mut down, -h);
@@ -896,18 +896,18 @@ mod tests {
         let mobility_row = samples[0].0[FEATURES];
         assert!(gradient.touched.contains(&mobility_row));
         for &row in gradient.touched.iter().take(5).chain([&mobility_row]) {
-            for h in [0, 7, 15] {
+            for h in [0, HIDDEN / 2 - 1, HIDDEN - 1] {
                 let i = row as usize * HIDDEN + h;
                 let n = numeric(&net, &|n: &mut Network, d| n.transformer[i] += d);
                 close(gradient.row(row)[h], n, &format!("transformer row {row} unit {h}"));
             }
         }
-        for h in [0, 5, 15] {
+        for h in [0, HIDDEN / 3, HIDDEN - 1] {
             let n = numeric(&net, &|n: &mut Network, d| n.bias[h] += d);
             close(gradient.bias[h], n, &format!("bias {h}"));
         }
         let stage = samples[0].1 as usize;
-        for h in [1, 9] {
+        for h in [1, HIDDEN - 1] {
             let i = stage * HIDDEN + h;
             close(gradient.readout[i], numeric(&net, &|n: &mut Network, d| n.readout[i] += d), "readout");
         }
@@ -985,8 +985,8 @@ mod tests {
         let (fitted, held_out) = (&Set::new(samples[..2700].to_vec(), None), &Set::new(samples[2700..].to_vec(), None));
         let baseline = errors(&Network::zeros(), held_out, 1).0;
         let run = |threads| {
-            let mut state = State::start(Network::initial(request(threads, 6).seed, true));
-            fit(&request(threads, 6), &mut state, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
+            let mut state = State::start(Network::initial(request(threads, 10).seed, true));
+            fit(&request(threads, 10), &mut state, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
             state
         };
         let one = run(1);
