@@ -52,7 +52,7 @@ pub struct TrainNetworkArgs {
     #[arg(long)]
     residual: bool,
     /// Start from the pattern weights (--weights, or the built-in ones): a network that scores
-    /// as they do, their values at each number of empties made into its 16 lanes (the best
+    /// as they do, their values at each number of empties made into its lanes (the best
     /// approximation of that rank) and its readouts, so that the fit learns what they miss.
     #[arg(long, conflicts_with_all = ["start", "residual"])]
     from_weights: bool,

@@ -17,8 +17,8 @@
 //! [`Network`] is the float model that `magpie train-network` fits, the reference. [`Quantized`]
 //! is what the search reads: the transformer in 16-bit integers ([`ACTIVATION_SCALE`] to a unit),
 //! one row per base-3 index so that a placement's lane indexes it directly, summed with saturating
-//! adds and clipped, then read out in 32 bits; an AVX2 path and a portable one give the same
-//! numbers, and both stay within a few centi-discs of the float model.
+//! adds and clipped, then read out in 32 bits; an SSE2 path (every x86-64 has it) and a portable
+//! one give the same numbers, and both stay within a few centi-discs of the float model.
 //!
 //! A network may also read the position's mobility (`magpie train-network` fits one that does
 //! unless told `--no-mobility`): one more row, of the pair (the side to move's legal moves, the
