@@ -491,8 +491,8 @@ pub struct Quantized {
 }
 
 /// The quantized transformer's storage: 64-byte cache lines, each holding whole rows, so that
-/// reading a row touches one line, not two (the allocator's own alignment, 16, would put some
-/// across two).
+/// reading a row touches one line, not two, whatever the allocator returns (a vector of rows
+/// would be sure only of the 2-byte alignment of i16).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct Line([i16; LINE]);
