@@ -406,13 +406,13 @@ impl Network {
             None => return Err("cut short: no version".to_string()),
         };
         let header = hashes + 16;
-        let shape = (word(12), word(16), word(20));
-        if shape != (Some(HIDDEN as u32), Some(rows().count() as u32), Some(STAGES as u32)) {
+        let (Some(hidden), Some(count), Some(stages)) = (word(12), word(16), word(20)) else {
+            return Err("cut short: no shape".to_string());
+        };
+        if (hidden, count, stages) != (HIDDEN as u32, rows().count() as u32, STAGES as u32) {
             return Err(format!(
-                "a network of another shape (hidden {:?}, rows {:?}, stages {:?}; this build has {HIDDEN}, {}, {STAGES})",
-                shape.0,
-                shape.1,
-                shape.2,
+                "a network of another shape (hidden {hidden}, rows {count}, stages {stages}; this build has {HIDDEN}, {}, \
+                 {STAGES})",
                 rows().count()
             ));
         }
@@ -895,6 +895,15 @@ mod tests {
         let mut other_inputs = bytes.clone();
         other_inputs[24] = 7;
         assert!(Network::from_bytes(&other_inputs).unwrap_err().contains("unknown set of inputs"));
+        // A network of another width (as the 16-lane builds before wrote) names both, plainly.
+        let mut other_width = bytes.clone();
+        other_width[12] = 16;
+        let err = Network::from_bytes(&other_width).unwrap_err();
+        assert!(
+            err.contains(&format!("hidden 16, rows {}, stages 61; this build has {HIDDEN}", rows().count())),
+            "{err}"
+        );
+        assert!(Network::from_bytes(&bytes[..18]).unwrap_err().contains("cut short"));
         let mut not_a_number = net;
         not_a_number.bias[3] = f32::NAN;
         assert!(Network::from_bytes(&not_a_number.to_bytes()).unwrap_err().contains("not a number"));
