@@ -84,6 +84,12 @@ pub struct TrainNetworkArgs {
     /// docs/experiments.md).
     #[arg(long, value_name = "F", default_value_t = 0.25)]
     bucket_rate: f32,
+    /// Give the network a second layer (a layer stack by numbers of empties: 8 units reading the
+    /// first 8, their readout at 0 to start with, so that a network to start from scores as
+    /// before); a --start network without one is extended [default: none, or the --start
+    /// network's, or the checkpoint's].
+    #[arg(long)]
+    layer: bool,
     /// The step size of the transformer's rows (the stage buckets' too), as a factor of
     /// --learning-rate's, which the readouts and biases take whole.
     #[arg(long, value_name = "F", default_value_t = 1.0)]
@@ -161,6 +167,7 @@ impl TrainNetworkArgs {
             mobility: !self.no_mobility,
             buckets: self.buckets,
             bucket_rate: self.bucket_rate,
+            layer: self.layer,
             row_rate: self.row_rate,
             threads: engine.threads(self.threads, cores().min(MAX_THREADS)),
             progress: !self.no_progress,

@@ -28,13 +28,20 @@
 //! the shared one; the search reads one table a bucket, the two summed, so that it costs nothing
 //! in speed.
 //!
-//! The file (`MAGPIENN`, version 4): the magic, the version, the hidden width, the rows, the
-//! stages, the inputs (0 the patterns, 1 the patterns and mobility), the stage buckets, a hash of
-//! the pattern layout and the hash of the pattern weights it corrects, 0 for none (u32 and u64,
-//! little-endian), then the float weights (the transformer by rows, table by table, its bias, the
-//! readouts by empties, their biases), then an FNV-1a checksum of everything before it. Version 3
-//! is the same without the buckets (one). A file of another layout, cut short or damaged is
-//! refused.
+//! A network may also have a second layer ([`Stack`], `train-network --layer`), a layer stack per
+//! number of empties as neural-reversi has: the [`HIDDEN`] clipped units feed [`LAYER`] more
+//! (their weights and biases that stage's own), clipped in turn, and the readout reads both the
+//! first units and these. Its readout of the second units starts at 0, so that a network given a
+//! layer scores as before and the fit finds what the layer adds: what a sum of rows cannot say.
+//!
+//! The file (`MAGPIENN`, version 5): the magic, the version, the hidden width, the rows, the
+//! stages, the inputs (0 the patterns, 1 the patterns and mobility), the stage buckets, the second
+//! layer's width (0 for none), a hash of the pattern layout and the hash of the pattern weights it
+//! corrects, 0 for none (u32 and u64, little-endian), then the float weights (the transformer by
+//! rows, table by table, its bias, the readouts by empties, their biases, then the layer's
+//! weights, biases and readouts by empties), then an FNV-1a checksum of everything before it.
+//! Version 4 is the same without the layer's word (none), version 3 without the buckets' either
+//! (one). A file of another layout, cut short or damaged is refused.
 
 use super::pattern::{
     FEATURE_OFFSET, FEATURES, LANES, MOBILITY, MOBILITY_MAX, OFFSETS, PATTERNS, canonical_indices, mobility_index_of,
@@ -49,6 +56,17 @@ use std::sync::LazyLock;
 /// quantized network's storage and its vector path take 4 or 8.
 pub const HIDDEN: usize = 8;
 const _: () = assert!(HIDDEN == 4 || HIDDEN == 8);
+
+/// The width of the second layer ([`Stack`]), when a network has one.
+pub const LAYER: usize = 8;
+// The vector path sums the layer's units four at a time and packs them into one register.
+const _: () = assert!(LAYER == 8);
+
+/// What 1.0 of a second-layer weight is in the quantized network: its sum over the [`HIDDEN`]
+/// clipped units (at most [`ACTIVATION_SCALE`] each) fits i32.
+pub const LAYER_SCALE: i32 = 1024;
+// The second readout's sum of LAYER clipped units times i16 weights fits i32 too.
+const _: () = assert!(LAYER as i64 * ACTIVATION_SCALE as i64 * 32767 <= i32::MAX as i64);
 
 /// Readouts: one for each number of empties, 0 to 60.
 pub const STAGES: usize = 61;
@@ -87,7 +105,7 @@ pub const MOBILITY_ROWS: usize = ((MOBILITY_MAX + 1) * (MOBILITY_MAX + 1)) as us
 pub const INPUTS: usize = FEATURES + 1;
 
 const MAGIC: &[u8; 8] = b"MAGPIENN";
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 
 /// For every feature index (a pattern's offset plus a base-3 index, as [`FEATURE_OFFSET`] and the
 /// lanes of [`super::pattern::Features`] make them), the row of the transformer it reads; the
@@ -243,6 +261,41 @@ pub struct Network {
     pub base: u64,
     /// Whether the position's mobility is an input (its rows stay unread, and at 0, if not).
     pub mobility: bool,
+    /// The second layer, if it has one.
+    pub stack: Option<Stack>,
+}
+
+/// The second layer of a network: for each number of empties, [`LAYER`] units, each a weighted
+/// sum of the [`HIDDEN`] clipped first units plus a bias, clipped, and their readout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    /// `weights[(stage * LAYER + j) * HIDDEN + k]`: unit `j`'s weight of first unit `k`.
+    pub weights: Vec<f32>,
+    /// `bias[stage * LAYER + j]`.
+    pub bias: Vec<f32>,
+    /// `readout[stage * LAYER + j]`, in discs.
+    pub readout: Vec<f32>,
+}
+
+impl Stack {
+    /// A layer of zeros.
+    pub fn zeros() -> Stack {
+        Stack {
+            weights: vec![0.0; STAGES * LAYER * HIDDEN],
+            bias: vec![0.0; STAGES * LAYER],
+            readout: vec![0.0; STAGES * LAYER],
+        }
+    }
+
+    /// The number of floats it holds.
+    fn len() -> usize {
+        STAGES * LAYER * (HIDDEN + 2)
+    }
+
+    /// Its floats in the file's order.
+    fn parts(&self) -> [&[f32]; 3] {
+        [&self.weights, &self.bias, &self.readout]
+    }
 }
 
 /// What a forward pass keeps for the backward one.
@@ -250,6 +303,8 @@ pub struct Network {
 pub struct Forward {
     /// The accumulator before the clip.
     pub accumulator: [f32; HIDDEN],
+    /// The second layer's units before their clip (0 without one).
+    pub layer: [f32; LAYER],
     /// The value, in discs.
     pub value: f32,
 }
@@ -271,7 +326,25 @@ impl Network {
             readout_bias: vec![0.0; STAGES],
             base: 0,
             mobility: true,
+            stack: None,
         }
+    }
+
+    /// The network with a second layer: itself if it has one, or the same network with one whose
+    /// weights are drawn from `seed`, its biases at half the clip and its readouts at 0 (so that it
+    /// scores every position the same).
+    pub fn with_layer(&self, seed: u64) -> Network {
+        let mut net = self.clone();
+        if net.stack.is_none() {
+            let mut rng = Rng::new(seed ^ 0x004c_4159_4552);
+            let mut stack = Stack::zeros();
+            for w in &mut stack.weights {
+                *w = ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 - 0.5) * 2.0 * 0.5;
+            }
+            stack.bias.fill(0.5);
+            net.stack = Some(stack);
+        }
+        net
     }
 
     /// The tables of the transformer: the shared one, and each bucket's if there are several.
@@ -353,9 +426,18 @@ impl Network {
         }
         let stage = (empties as usize).min(STAGES - 1);
         let readout = &self.readout[stage * HIDDEN..(stage + 1) * HIDDEN];
-        let value =
+        let mut value =
             self.readout_bias[stage] + accumulator.iter().zip(readout).map(|(&a, &w)| activation(a) * w).sum::<f32>();
-        Forward { accumulator, value }
+        let mut layer = [0f32; LAYER];
+        if let Some(stack) = &self.stack {
+            for (j, unit) in layer.iter_mut().enumerate() {
+                let at = stage * LAYER + j;
+                let weights = &stack.weights[at * HIDDEN..(at + 1) * HIDDEN];
+                *unit = stack.bias[at] + accumulator.iter().zip(weights).map(|(&a, &w)| activation(a) * w).sum::<f32>();
+                value += activation(*unit) * stack.readout[at];
+            }
+        }
+        Forward { accumulator, layer, value }
     }
 
     /// The value of the side to move's discs `player` against `opponent`, in discs.
@@ -375,14 +457,18 @@ impl Network {
             STAGES as u32,
             u32::from(self.mobility),
             self.buckets as u32,
+            if self.stack.is_some() { LAYER as u32 } else { 0 },
         ];
         for n in words {
             out.extend_from_slice(&n.to_le_bytes());
         }
         out.extend_from_slice(&layout_hash().to_le_bytes());
         out.extend_from_slice(&self.base.to_le_bytes());
-        for parts in [&self.transformer[..], &self.bias[..], &self.readout[..], &self.readout_bias[..]] {
-            for w in parts {
+        let stack = self.stack.as_ref().map_or([&[][..]; 3], Stack::parts);
+        for parts in
+            [&self.transformer[..], &self.bias[..], &self.readout[..], &self.readout_bias[..]].iter().chain(&stack)
+        {
+            for w in *parts {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
@@ -398,11 +484,13 @@ impl Network {
             return Err("not a Magpie network file (it does not start with MAGPIENN)".to_string());
         }
         let word = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        // Version 3 is version 4 without the buckets' word: a network of one bucket.
-        let (buckets, hashes) = match word(8) {
-            Some(VERSION) => (word(28).map(|b| b as usize), 32),
-            Some(3) => (Some(1), 28),
-            Some(v) => return Err(format!("network file version {v}; this build reads versions 3 and {VERSION}")),
+        // Version 4 is version 5 without the layer's word (none), version 3 without the buckets'
+        // either (one).
+        let (buckets, layer, hashes) = match word(8) {
+            Some(VERSION) => (word(28).map(|b| b as usize), word(32), 36),
+            Some(4) => (word(28).map(|b| b as usize), Some(0), 32),
+            Some(3) => (Some(1), Some(0), 28),
+            Some(v) => return Err(format!("network file version {v}; this build reads versions 3 to {VERSION}")),
             None => return Err("cut short: no version".to_string()),
         };
         let header = hashes + 16;
@@ -421,8 +509,14 @@ impl Network {
             Some(b) => return Err(format!("{b} stage buckets; this build reads 1 to {MAX_BUCKETS}")),
             None => return Err("cut short: no stage buckets".to_string()),
         };
+        let layered = match layer {
+            Some(0) => false,
+            Some(w) if w as usize == LAYER => true,
+            Some(w) => return Err(format!("a second layer of {w} units; this build's has {LAYER}")),
+            None => return Err("cut short: no second layer's width".to_string()),
+        };
         let table = blocks(buckets) * rows().count() * HIDDEN;
-        let floats = table + HIDDEN + STAGES * HIDDEN + STAGES;
+        let floats = table + HIDDEN + STAGES * HIDDEN + STAGES + if layered { Stack::len() } else { 0 };
         let expected = header + 4 * floats + 8;
         if bytes.len() != expected {
             return Err(format!("{} bytes where a network file has {expected}: cut short or padded", bytes.len()));
@@ -448,10 +542,17 @@ impl Network {
         let bias: [f32; HIDDEN] = take(HIDDEN).try_into().map_err(|_| "cut short".to_string())?;
         let readout = take(STAGES * HIDDEN);
         let readout_bias = take(STAGES);
+        let stack = layered.then(|| Stack {
+            weights: take(STAGES * LAYER * HIDDEN),
+            bias: take(STAGES * LAYER),
+            readout: take(STAGES * LAYER),
+        });
         let base = u64::from_le_bytes(bytes[hashes + 8..hashes + 16].try_into().unwrap_or_default());
-        let net = Network { transformer, buckets, bias, readout, readout_bias, base, mobility };
+        let net = Network { transformer, buckets, bias, readout, readout_bias, base, mobility, stack };
+        let stack = net.stack.as_ref().map_or([&[][..]; 3], Stack::parts);
         if [&net.transformer[..], &net.bias[..], &net.readout[..], &net.readout_bias[..]]
             .iter()
+            .chain(&stack)
             .any(|part| part.iter().any(|w| !w.is_finite()))
         {
             return Err("the network holds a weight that is not a number".to_string());
@@ -488,6 +589,18 @@ pub struct Quantized {
     base: u64,
     /// Whether it reads the mobility: its rows are the transformer's last [`MOBILITY_ROWS`].
     mobility: bool,
+    /// The second layer, if any.
+    stack: Option<QuantizedStack>,
+}
+
+/// The quantized second layer, by numbers of empties.
+struct QuantizedStack {
+    /// `weights[stage * LAYER + j]`: unit `j`'s weights, [`LAYER_SCALE`] to a unit.
+    weights: Vec<Row>,
+    /// The units' biases, [`ACTIVATION_SCALE`] to a unit.
+    bias: Vec<[i32; LAYER]>,
+    /// The readouts, [`READOUT_SCALE`] to a unit.
+    readout: Vec<[i16; LAYER]>,
 }
 
 /// The quantized transformer's storage: 64-byte cache lines, each holding whole rows, so that
@@ -549,6 +662,23 @@ impl Quantized {
             },
             base: net.base,
             mobility: net.mobility,
+            stack: net.stack.as_ref().map(|stack| QuantizedStack {
+                weights: (0..STAGES * LAYER)
+                    .map(|at| std::array::from_fn(|k| quantize(stack.weights[at * HIDDEN + k], LAYER_SCALE)))
+                    .collect(),
+                bias: (0..STAGES)
+                    .map(|s| {
+                        std::array::from_fn(|j| {
+                            // Past ±4096 units a bias only saturates its unit: kept well inside i32.
+                            let bias = (stack.bias[s * LAYER + j] * ACTIVATION_SCALE as f32).round();
+                            bias.clamp(-16_777_216.0, 16_777_216.0) as i32
+                        })
+                    })
+                    .collect(),
+                readout: (0..STAGES)
+                    .map(|s| std::array::from_fn(|j| quantize(stack.readout[s * LAYER + j], READOUT_SCALE)))
+                    .collect(),
+            }),
         }
     }
 
@@ -627,12 +757,20 @@ impl Quantized {
             }
         }
         let stage = (empties as usize).min(STAGES - 1);
-        let sum: i32 = accumulator
-            .iter()
-            .zip(&self.readout[stage])
-            .map(|(&a, &w)| i32::from(a.clamp(0, ACTIVATION_SCALE as i16)) * i32::from(w))
-            .sum();
-        self.readout_bias[stage] + scale_down(sum)
+        let clipped = accumulator.map(|a| a.clamp(0, ACTIVATION_SCALE as i16));
+        let sum: i32 = clipped.iter().zip(&self.readout[stage]).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
+        let layer_sum = self.stack.as_ref().map_or(0, |stack| {
+            (0..LAYER)
+                .map(|j| {
+                    let weights = &stack.weights[stage * LAYER + j];
+                    let pre: i32 = clipped.iter().zip(weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
+                    let unit =
+                        ((pre >> LAYER_SCALE.trailing_zeros()) + stack.bias[stage][j]).clamp(0, ACTIVATION_SCALE);
+                    unit * i32::from(stack.readout[stage][j])
+                })
+                .sum()
+        });
+        self.readout_bias[stage] + scale_down(i64::from(sum) + i64::from(layer_sum))
     }
 
     /// [`Quantized::evaluate`] with SSE2, which every x86-64 processor has: one 128-bit register
@@ -664,10 +802,39 @@ impl Quantized {
         let stage = (empties as usize).min(STAGES - 1);
         // Pairs multiplied and added into 4 i32 lanes (the upper two 0 with 4 lanes), then
         // summed: at most HIDDEN × 4096 × 32767, below 2³¹ (checked where ACTIVATION_SCALE is).
-        let products = _mm_madd_epi16(clipped, load(&self.readout[stage]));
-        let pairs = _mm_add_epi32(products, _mm_shuffle_epi32(products, 0b01_00_11_10));
-        let sum = _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, 0b10_11_00_01)));
-        self.readout_bias[stage] + scale_down(sum)
+        let horizontal = |v: __m128i| {
+            let pairs = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0b01_00_11_10));
+            _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, 0b10_11_00_01)))
+        };
+        let sum = horizontal(_mm_madd_epi16(clipped, load(&self.readout[stage])));
+        let layer_sum = self.stack.as_ref().map_or(0, |stack| {
+            // Each unit's products in four i32 lanes, then four units' summed at once: two
+            // interleaves and adds make [u0, u1, u2, u3] of four units' lanes.
+            let unit = |j: usize| _mm_madd_epi16(clipped, load(&stack.weights[stage * LAYER + j]));
+            let four = |j: usize| {
+                let (a, b, c, d) = (unit(j), unit(j + 1), unit(j + 2), unit(j + 3));
+                let ab = _mm_add_epi32(_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b));
+                let cd = _mm_add_epi32(_mm_unpacklo_epi32(c, d), _mm_unpackhi_epi32(c, d));
+                _mm_add_epi32(_mm_unpacklo_epi64(ab, cd), _mm_unpackhi_epi64(ab, cd))
+            };
+            // SAFETY: the biases are 8 i32, read as two unaligned loads of 4.
+            let (low, high) = unsafe {
+                let bias = stack.bias[stage].as_ptr().cast::<__m128i>();
+                (_mm_loadu_si128(bias), _mm_loadu_si128(bias.add(1)))
+            };
+            let shift = _mm_cvtsi32_si128(LAYER_SCALE.trailing_zeros() as i32);
+            let low = _mm_add_epi32(_mm_sra_epi32(four(0), shift), low);
+            let high = _mm_add_epi32(_mm_sra_epi32(four(4), shift), high);
+            // Packed to i16 with saturation, then clipped: the same as clipping the i32 sums.
+            let units = _mm_min_epi16(
+                _mm_max_epi16(_mm_packs_epi32(low, high), _mm_setzero_si128()),
+                _mm_set1_epi16(ACTIVATION_SCALE as i16),
+            );
+            // SAFETY: the readout is 8 i16, an unaligned load.
+            let readout = unsafe { _mm_loadu_si128(stack.readout[stage].as_ptr().cast()) };
+            horizontal(_mm_madd_epi16(units, readout))
+        });
+        self.readout_bias[stage] + scale_down(i64::from(sum) + i64::from(layer_sum))
     }
 }
 
@@ -685,8 +852,8 @@ impl std::fmt::Debug for Quantized {
 
 /// A readout's sum (accumulator units times readout units) in centi-discs, rounded toward zero.
 #[inline]
-fn scale_down(sum: i32) -> i32 {
-    (i64::from(sum) * 100 / i64::from(ACTIVATION_SCALE * READOUT_SCALE)) as i32
+fn scale_down(sum: i64) -> i32 {
+    (sum * 100 / i64::from(ACTIVATION_SCALE * READOUT_SCALE)) as i32
 }
 
 #[cfg(test)]
@@ -736,6 +903,37 @@ mod tests {
         net
     }
 
+    /// [`busy_network_of`] with a second layer whose readouts and biases are sizeable too.
+    fn busy_layered_network(seed: u64, buckets: usize) -> Network {
+        let mut net = busy_network_of(seed, buckets).with_layer(seed);
+        let mut rng = Rng::new(seed ^ 0x77);
+        let stack = net.stack.as_mut().unwrap();
+        for w in &mut stack.readout {
+            *w = (rng.below(2001) as f32 - 1000.0) / 250.0;
+        }
+        for b in &mut stack.bias {
+            *b = (rng.below(2001) as f32 - 1000.0) / 1000.0;
+        }
+        net
+    }
+
+    #[test]
+    fn a_second_layer_starts_silent_and_then_counts() {
+        let net = busy_network(41);
+        let layered = net.with_layer(3);
+        assert!(layered.with_layer(4) == layered, "a network with a layer keeps it");
+        let busy = busy_layered_network(41, 1);
+        let (q, q_layered, q_busy) = (Quantized::new(&net), Quantized::new(&layered), Quantized::new(&busy));
+        let mut changed = 0;
+        for pos in random_positions(43, 60) {
+            let (player, opponent) = (pos.player(), pos.opponent());
+            assert_eq!(net.evaluate(player, opponent), layered.evaluate(player, opponent), "{pos}");
+            assert_eq!(quantized_value(&q, player, opponent), quantized_value(&q_layered, player, opponent));
+            changed += usize::from(quantized_value(&q_busy, player, opponent) != quantized_value(&q, player, opponent));
+        }
+        assert!(changed > 50, "a layer with readouts changes the values ({changed} of 60)");
+    }
+
     #[test]
     fn every_index_has_a_row_and_mirror_configurations_share_it() {
         let rows = rows();
@@ -756,8 +954,8 @@ mod tests {
 
     #[test]
     fn a_position_and_its_mirror_images_score_the_same() {
-        for (mobility, buckets) in [(true, 1), (false, 1), (true, 3)] {
-            let mut net = busy_network_of(3, buckets);
+        for (mobility, buckets, layer) in [(true, 1, false), (false, 1, false), (true, 3, false), (true, 2, true)] {
+            let mut net = if layer { busy_layered_network(3, buckets) } else { busy_network_of(3, buckets) };
             net.mobility = mobility;
             let quantized = Quantized::new(&net);
             for pos in random_positions(5, 40) {
@@ -775,8 +973,8 @@ mod tests {
 
     #[test]
     fn the_fast_and_portable_paths_agree_and_stay_near_the_float_model() {
-        for (mobility, buckets) in [(true, 1), (false, 1), (true, 4)] {
-            let mut net = busy_network_of(7, buckets);
+        for (mobility, buckets, layer) in [(true, 1, false), (false, 1, false), (true, 4, false), (true, 1, true)] {
+            let mut net = if layer { busy_layered_network(7, buckets) } else { busy_network_of(7, buckets) };
             net.mobility = mobility;
             let quantized = Quantized::new(&net);
             let (mut worst, mut total) = (0f32, 0f32);
@@ -792,10 +990,11 @@ mod tests {
                 total += (float - fast as f32).abs();
             }
             // Each of 77 rows rounds by up to half of 1/ACTIVATION_SCALE and each readout weight
-            // by half of 1/64, mostly cancelling; the last division truncates.
+            // by half of 1/64, mostly cancelling; the last division truncates. A second layer
+            // rounds its weights to 1/1024 and its units down to 1/4096 as well.
             let mean = total / positions.len() as f32;
             assert!(
-                worst < 12.0 && mean < 2.0,
+                worst < if layer { 20.0 } else { 12.0 } && mean < 2.0,
                 "the quantized network is {mean} (at worst {worst}) cp from the float one"
             );
         }
@@ -859,19 +1058,32 @@ mod tests {
     }
 
     #[test]
-    fn a_file_of_stage_buckets_round_trips_and_a_version_3_file_reads_as_one_bucket() {
+    fn files_of_stage_buckets_and_layers_round_trip_and_older_versions_read_without_them() {
         let net = busy_network_of(31, 4);
         assert!(Network::from_bytes(&net.to_bytes()) == Ok(net.clone()));
-        // A version 3 file: version 4's without the buckets' word.
+        let layered = busy_layered_network(33, 2);
+        assert!(Network::from_bytes(&layered.to_bytes()) == Ok(layered.clone()));
+        // A version 4 file: version 5's without the layer's word; version 3, without the
+        // buckets' word either.
+        let older = |net: &Network, version: u32| {
+            let bytes = net.to_bytes();
+            let mut old = bytes[..if version == 3 { 28 } else { 32 }].to_vec();
+            old[8..12].copy_from_slice(&version.to_le_bytes());
+            old.extend_from_slice(&bytes[36..bytes.len() - 8]);
+            let mut hash = Fnv::new();
+            hash.write(&old);
+            old.extend_from_slice(&hash.finish().to_le_bytes());
+            old
+        };
         let one = busy_network(37);
-        let bytes = one.to_bytes();
-        let mut old = bytes[..28].to_vec();
-        old[8..12].copy_from_slice(&3u32.to_le_bytes());
-        old.extend_from_slice(&bytes[32..bytes.len() - 8]);
-        let mut hash = Fnv::new();
-        hash.write(&old);
-        old.extend_from_slice(&hash.finish().to_le_bytes());
-        assert!(Network::from_bytes(&old) == Ok(one), "{:?}", Network::from_bytes(&old).err());
+        let v3 = older(&one, 3);
+        assert!(Network::from_bytes(&v3) == Ok(one), "{:?}", Network::from_bytes(&v3).err());
+        let v4 = older(&net, 4);
+        assert!(Network::from_bytes(&v4) == Ok(net.clone()), "{:?}", Network::from_bytes(&v4).err());
+        let mut other_layer = layered.to_bytes();
+        other_layer[32..36].copy_from_slice(&5u32.to_le_bytes());
+        let err = Network::from_bytes(&other_layer).unwrap_err();
+        assert!(err.contains("a second layer of 5 units; this build's has 8"), "{err}");
         let mut too_many = net.to_bytes();
         too_many[28..32].copy_from_slice(&99u32.to_le_bytes());
         let err = Network::from_bytes(&too_many).unwrap_err();

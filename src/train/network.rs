@@ -20,7 +20,9 @@
 //! their few samples by heart.
 
 use crate::board::movegen::legal_moves;
-use crate::eval::network::{Forward, HIDDEN, INPUTS, Network, Quantized, STAGES, activation, phase_offset, rows};
+use crate::eval::network::{
+    Forward, HIDDEN, INPUTS, LAYER, Network, Quantized, STAGES, Stack, activation, phase_offset, rows,
+};
 use crate::eval::pattern::Features;
 use crate::eval::weights::Weights;
 use crate::formats::samples::Sample;
@@ -81,6 +83,9 @@ pub struct NetworkTrainRequest {
     /// and its bucket's row by the same gradient, so at the full step their sum moves twice as
     /// far as a network of one table's.
     pub bucket_rate: f32,
+    /// Whether the network fitted has a second layer: a new network gets one, and a network
+    /// without one to start from is given one.
+    pub layer: bool,
     /// The factor of the step size for the transformer's rows (the stage buckets' too), against
     /// the readouts' and biases': a fit from the pattern weights moves the rows, each read by a
     /// few samples, more slowly than the readouts, each read by thousands.
@@ -112,14 +117,16 @@ struct Gradient {
     bias: [f32; HIDDEN],
     readout: Vec<f32>,
     readout_bias: Vec<f32>,
+    /// The second layer's, if the network has one.
+    stack: Option<Stack>,
     /// Sum of the squared errors of the part's samples.
     loss: f64,
 }
 
 impl Gradient {
-    /// A gradient of zeros for a network of `blocks` tables ([`Network::blocks`]).
-    fn new(blocks: usize) -> Gradient {
-        let rows = rows().count() * blocks;
+    /// A gradient of zeros for `net`'s shape.
+    fn new(net: &Network) -> Gradient {
+        let rows = rows().count() * net.blocks();
         Gradient {
             touched: Vec::new(),
             transformer: Vec::new(),
@@ -127,25 +134,48 @@ impl Gradient {
             bias: [0.0; HIDDEN],
             readout: vec![0.0; STAGES * HIDDEN],
             readout_bias: vec![0.0; STAGES],
+            stack: net.stack.as_ref().map(|_| Stack::zeros()),
             loss: 0.0,
         }
     }
 
     /// Adds the gradient of the squared error of one sample, scaled by `scale` (2 / batch size).
     fn add_sample(&mut self, net: &Network, rows: &[u32; INPUTS], empties: u32, target: f32, scale: f32) {
-        let Forward { accumulator, value } = net.forward(rows, empties);
+        let Forward { accumulator, layer, value } = net.forward(rows, empties);
         let error = value - target;
         self.loss += f64::from(error) * f64::from(error);
         let d_value = scale * error;
         let stage = (empties as usize).min(STAGES - 1);
         self.readout_bias[stage] += d_value;
         let readout = &net.readout[stage * HIDDEN..(stage + 1) * HIDDEN];
+        let clipped = accumulator.map(activation);
+        // The gradient of each clipped first unit: from the readout, and from the second layer.
+        let mut d_clipped = [0f32; HIDDEN];
+        for h in 0..HIDDEN {
+            self.readout[stage * HIDDEN + h] += d_value * clipped[h];
+            d_clipped[h] = d_value * readout[h];
+        }
+        if let (Some(stack), Some(gradient)) = (&net.stack, &mut self.stack) {
+            for (j, &unit) in layer.iter().enumerate() {
+                let at = stage * LAYER + j;
+                gradient.readout[at] += d_value * activation(unit);
+                // The clipped ReLU passes the gradient only inside its range.
+                if unit > 0.0 && unit < 1.0 {
+                    let d_unit = d_value * stack.readout[at];
+                    gradient.bias[at] += d_unit;
+                    let weights = &stack.weights[at * HIDDEN..(at + 1) * HIDDEN];
+                    let d_weights = &mut gradient.weights[at * HIDDEN..(at + 1) * HIDDEN];
+                    for h in 0..HIDDEN {
+                        d_weights[h] += d_unit * clipped[h];
+                        d_clipped[h] += d_unit * weights[h];
+                    }
+                }
+            }
+        }
         let mut d_accumulator = [0f32; HIDDEN];
         for h in 0..HIDDEN {
-            self.readout[stage * HIDDEN + h] += d_value * activation(accumulator[h]);
-            // The clipped ReLU passes the gradient only inside its range.
             if accumulator[h] > 0.0 && accumulator[h] < 1.0 {
-                d_accumulator[h] = d_value * readout[h];
+                d_accumulator[h] = d_clipped[h];
             }
         }
         if d_accumulator.iter().all(|&d| d == 0.0) {
@@ -203,7 +233,12 @@ fn adam(w: &mut f32, m: &mut f32, v: &mut f32, g: f32, rate: f32) {
 impl Moments {
     /// Moments of zeros for `net`'s shape.
     fn zeros(net: &Network) -> Moments {
-        let zeros = Network { transformer: vec![0.0; net.transformer.len()], buckets: net.buckets, ..Network::zeros() };
+        let zeros = Network {
+            transformer: vec![0.0; net.transformer.len()],
+            buckets: net.buckets,
+            stack: net.stack.as_ref().map(|_| Stack::zeros()),
+            ..Network::zeros()
+        };
         Moments { mean: zeros.clone(), variance: zeros }
     }
 }
@@ -238,7 +273,18 @@ fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: 
     let mut bias = [0f32; HIDDEN];
     let mut readout = vec![0f32; net.readout.len()];
     let mut readout_bias = vec![0f32; net.readout_bias.len()];
+    let mut stack = net.stack.as_ref().map(|_| Stack::zeros());
     for part in parts.iter_mut() {
+        if let (Some(sum), Some(theirs)) = (&mut stack, &mut part.stack) {
+            for (mine, theirs) in [
+                (&mut sum.weights, &mut theirs.weights),
+                (&mut sum.bias, &mut theirs.bias),
+                (&mut sum.readout, &mut theirs.readout),
+            ] {
+                mine.iter_mut().zip(theirs.iter()).for_each(|(a, b)| *a += b);
+                theirs.fill(0.0);
+            }
+        }
         loss += part.loss;
         bias.iter_mut().zip(&part.bias).for_each(|(a, b)| *a += b);
         readout.iter_mut().zip(&part.readout).for_each(|(a, b)| *a += b);
@@ -257,6 +303,20 @@ fn step(net: &mut Network, moments: &mut Moments, parts: &mut [Gradient], size: 
     for (i, &g) in readout_bias.iter().enumerate() {
         let (m, v) = (&mut moments.mean.readout_bias[i], &mut moments.variance.readout_bias[i]);
         adam(&mut net.readout_bias[i], m, v, g, corrected);
+    }
+    if let (Some(g), Some(w), Some(m), Some(v)) =
+        (&stack, &mut net.stack, &mut moments.mean.stack, &mut moments.variance.stack)
+    {
+        let parts = [
+            (&g.weights, &mut w.weights, &mut m.weights, &mut v.weights),
+            (&g.bias, &mut w.bias, &mut m.bias, &mut v.bias),
+            (&g.readout, &mut w.readout, &mut m.readout, &mut v.readout),
+        ];
+        for (g, w, m, v) in parts {
+            for i in 0..g.len() {
+                adam(&mut w[i], &mut m[i], &mut v[i], g[i], corrected);
+            }
+        }
     }
     // The transformer, by ranges of rows: each range's weights and moments, a thread each.
     let buckets_from = rows().count();
@@ -414,8 +474,8 @@ impl State {
         if at != bytes.len() {
             return Err("the checkpoint has bytes after its end".to_string());
         }
-        if nets.iter().any(|n| n.buckets != nets[0].buckets) {
-            return Err("the checkpoint's networks have different stage buckets".to_string());
+        if nets.iter().any(|n| n.buckets != nets[0].buckets || n.stack.is_some() != nets[0].stack.is_some()) {
+            return Err("the checkpoint's networks have different stage buckets or layers".to_string());
         }
         let variance = nets.pop().unwrap_or_else(Network::zeros);
         let mean = nets.pop().unwrap_or_else(Network::zeros);
@@ -592,7 +652,7 @@ pub fn fit(
     tick: &dyn Fn(u64),
 ) -> io::Result<()> {
     let threads = request.threads.clamp(1, PARTS);
-    let mut parts: Vec<Gradient> = (0..PARTS).map(|_| Gradient::new(state.net.blocks())).collect();
+    let mut parts: Vec<Gradient> = (0..PARTS).map(|_| Gradient::new(&state.net)).collect();
     let batch = request.batch.max(PARTS);
     while state.epochs < request.epochs && state.stale < request.patience {
         let epoch = state.epochs + 1;
@@ -720,13 +780,19 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
                     .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--buckets {buckets}: {e}")))?,
                 None => net,
             };
-            State::start(net)
+            State::start(if request.layer { net.with_layer(request.seed) } else { net })
         }
     };
     if let Some(buckets) = request.buckets.filter(|&b| b != state.net.buckets) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("--buckets {buckets}: the checkpoint's network has {}", state.net.buckets),
+        ));
+    }
+    if request.layer && state.net.stack.is_none() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--layer: the checkpoint's network has no second layer (fit it in a new checkpoint)",
         ));
     }
     if state.net.base != base_hash {
@@ -739,12 +805,13 @@ pub fn run(request: &NetworkTrainRequest, out: &mut impl Write) -> io::Result<St
     }
     writeln!(
         out,
-        "fitting a network of {} rows x {HIDDEN}{}, reading the patterns{}, to {} positions ({} held out), batches of {}, {} thread{}",
+        "fitting a network of {} rows x {HIDDEN}{}{}, reading the patterns{}, to {} positions ({} held out), batches of {}, {} thread{}",
         rows().count(),
         match state.net.buckets {
             1 => String::new(),
             b => format!(" shared and {b} stage buckets of as many"),
         },
+        if state.net.stack.is_some() { format!(", a second layer of {LAYER}") } else { String::new() },
         if state.net.mobility { " and mobility" } else { "" },
         fitted.len(),
         held_out.len(),
@@ -855,16 +922,27 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
-        gradients_match_finite_differences_with(1);
+        gradients_match_finite_differences_with(1, false);
     }
 
     #[test]
     fn gradients_match_finite_differences_with_stage_buckets() {
-        gradients_match_finite_differences_with(3);
+        gradients_match_finite_differences_with(3, false);
     }
 
-    fn gradients_match_finite_differences_with(buckets: usize) {
+    #[test]
+    fn gradients_match_finite_differences_with_a_second_layer() {
+        gradients_match_finite_differences_with(1, true);
+    }
+
+    fn gradients_match_finite_differences_with(buckets: usize, layer: bool) {
         let mut net = Network::initial(5, true).with_buckets(buckets).unwrap();
+        if layer {
+            // Readouts of the second layer away from 0, so that its gradients flow back.
+            net = net.with_layer(8);
+            let stack = net.stack.as_mut().unwrap();
+            stack.readout.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 5) as f32 - 2.0) / 2.0);
+        }
         // Each bucket's rows away from 0, so that they count.
         let shared = rows().count() * HIDDEN;
         let mut rng = Rng::new(55);
@@ -876,7 +954,7 @@ mod tests {
             .iter()
             .map(|s| (rows().of(s.player, s.opponent).to_vec(), s.empties(), f32::from(s.score) / 100.0 + 1.5))
             .collect();
-        let mut gradient = Gradient::new(net.blocks());
+        let mut gradient = Gradient::new(&net);
         for (r, empties, target) in &samples {
             let r: [u32; INPUTS] = r.clone().try_into().unwrap();
             gradient.add_sample(&net, &r, *empties, *target, 2.0 / samples.len() as f32);
@@ -907,6 +985,22 @@ mod tests {
             close(gradient.bias[h], n, &format!("bias {h}"));
         }
         let stage = samples[0].1 as usize;
+        if layer {
+            let gradient = gradient.stack.as_ref().unwrap();
+            for j in [0, 3, LAYER - 1] {
+                let at = stage * LAYER + j;
+                let n = numeric(&net, &|n: &mut Network, d| n.stack.as_mut().unwrap().readout[at] += d);
+                close(gradient.readout[at], n, &format!("layer readout {j}"));
+                let n = numeric(&net, &|n: &mut Network, d| n.stack.as_mut().unwrap().bias[at] += d);
+                close(gradient.bias[at], n, &format!("layer bias {j}"));
+                for k in [0, HIDDEN - 1] {
+                    let i = at * HIDDEN + k;
+                    let n = numeric(&net, &|n: &mut Network, d| n.stack.as_mut().unwrap().weights[i] += d);
+                    close(gradient.weights[i], n, &format!("layer weight {j}, {k}"));
+                }
+            }
+            assert!(gradient.weights.iter().filter(|&&g| g != 0.0).count() > 20, "the layer's weights learn");
+        }
         for h in [1, HIDDEN - 1] {
             let i = stage * HIDDEN + h;
             close(gradient.readout[i], numeric(&net, &|n: &mut Network, d| n.readout[i] += d), "readout");
@@ -970,6 +1064,7 @@ mod tests {
             mobility: true,
             buckets: None,
             bucket_rate: 1.0,
+            layer: false,
             row_rate: 1.0,
             threads,
             progress: false,
@@ -1076,11 +1171,13 @@ mod tests {
         let teacher = Network::initial(21, true);
         let samples = random_samples(22, 800, &teacher);
         let (fitted, held_out) = (&Set::new(samples[..700].to_vec(), None), &Set::new(samples[700..].to_vec(), None));
-        // A network of stage buckets, so that their tables and moments are in the checkpoint.
-        let start = || Network::initial(3, true).with_buckets(2).unwrap();
+        // A network of stage buckets and a second layer, so that their tables and moments are
+        // in the checkpoint.
+        let start = || Network::initial(3, true).with_buckets(2).unwrap().with_layer(3);
         let mut straight = State::start(start());
         fit(&request(2, 4), &mut straight, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
         assert!(straight.net.transformer[rows().count() * HIDDEN..].iter().any(|&w| w != 0.0), "the buckets moved");
+        assert!(straight.net.stack.as_ref().unwrap().readout.iter().any(|&w| w != 0.0), "the layer learnt");
         let mut first = State::start(start());
         fit(&request(2, 2), &mut first, fitted, held_out, &mut |_, _| Ok(()), &|_| {}).unwrap();
         let mut resumed = State::from_bytes(&first.to_bytes()).unwrap();
