@@ -339,7 +339,8 @@ impl Network {
             let mut rng = Rng::new(seed ^ 0x004c_4159_4552);
             let mut stack = Stack::zeros();
             for w in &mut stack.weights {
-                *w = ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 - 0.5) * 2.0 * 0.5;
+                // Uniform in [-0.5, 0.5).
+                *w = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 - 0.5;
             }
             stack.bias.fill(0.5);
             net.stack = Some(stack);
